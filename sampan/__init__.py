@@ -1,0 +1,32 @@
+"""sampan: the PaddlePaddle 2.x programming model and API on NumPy (`import sampan as paddle`)."""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .framework import dtype as _dtype_mod
+from .framework.dtype import (DType as dtype, bfloat16, complex64, complex128, float16,  # noqa
+                              float32, float64, get_default_dtype, int8, int16, int32, int64,
+                              set_default_dtype, uint8)
+from .framework.dtype import bool_ as bool  # noqa: A001  (paddle.bool)
+from .framework.place import (CPUPlace, CUDAPinnedPlace, CUDAPlace, get_device,  # noqa
+                              is_compiled_with_cuda, is_compiled_with_rocm,
+                              is_compiled_with_xpu, set_device)
+from .framework.random import get_rng_state, seed, set_rng_state  # noqa: F401
+from .framework.flags import get_flags, set_flags  # noqa: F401
+from .framework.printing import set_printoptions  # noqa: F401
+from .framework.tensor import Parameter, Tensor  # noqa: F401
+from . import ops  # noqa: F401  (registers every OpDef)
+from . import autograd  # noqa: F401
+from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa
+from . import tensor  # noqa: F401
+from .tensor import *  # noqa: F401,F403
+from . import utils  # noqa: F401
+
+
+def in_dynamic_mode() -> bool:
+    """True unless static graph mode was enabled."""
+    from .framework.flags import STATE
+    return not STATE.static_mode
+
+
+in_dygraph_mode = in_dynamic_mode

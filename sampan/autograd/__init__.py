@@ -1,0 +1,206 @@
+"""Autograd: Tensor.backward, paddle.grad, grad-mode switches and PyLayer.
+
+Imports `framework`, `ops` and its own engine.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..framework.flags import STATE
+from ..framework.tensor import Tensor, wrap
+from .engine import run_backward, unbroadcast  # noqa: F401
+from .py_layer import PyLayer, PyLayerContext  # noqa: F401
+
+
+class no_grad:
+    """Disable gradient recording; a context manager and a decorator."""
+
+    def __init__(self, func=None) -> None:
+        self._func = func
+        if func is not None:
+            functools.update_wrapper(self, func)
+
+    def __call__(self, *args, **kwargs):
+        if self._func is None:  # used as @no_grad() on a function
+            return type(self)(args[0])
+        with type(self)():
+            return self._func(*args, **kwargs)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self.__call__, obj)
+
+    _mode = False
+
+    def __enter__(self):
+        self._prev = STATE.grad_enabled
+        STATE.grad_enabled = self._mode
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled = self._prev
+        return False
+
+
+class enable_grad(no_grad):
+    """Enable gradient recording inside a no_grad region; context manager and decorator."""
+
+    _mode = True
+
+
+class set_grad_enabled:
+    """Turn gradient recording on or off (context manager)."""
+
+    def __init__(self, mode: bool) -> None:
+        self._prev = STATE.grad_enabled
+        STATE.grad_enabled = bool(mode)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled = self._prev
+        return False
+
+
+def is_grad_enabled() -> bool:
+    return STATE.grad_enabled
+
+
+def _as_list(value, what: str) -> list:
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            if v is not None and not isinstance(v, Tensor):
+                raise TypeError(f"grad: every element of {what} must be a Tensor, got "
+                                f"{type(v).__name__}")
+        return list(value)
+    raise TypeError(f"grad: {what} must be a Tensor or a list of Tensors, got "
+                    f"{type(value).__name__}")
+
+
+def _root_grads(outputs, grad_outputs, api: str) -> list:
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if out.stop_gradient:
+            raise RuntimeError(f"{api}: output {i} has stop_gradient=True, so no gradient "
+                               f"can flow from it; did you forget x.stop_gradient = False?")
+        if g is None:
+            g = wrap(np.ones(out._data.shape, dtype=out._data.dtype))
+        elif not isinstance(g, Tensor):
+            g = wrap(np.asarray(g, dtype=out._data.dtype))
+        elif tuple(g.shape) != tuple(out.shape):
+            raise ValueError(f"{api}: grad_outputs[{i}] has shape {g.shape} but outputs[{i}] "
+                             f"has shape {out.shape}")
+        grads.append(g)
+    return grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
+    """Run backward from several tensors at once (paddle.autograd.backward)."""
+    tensors = _as_list(tensors, "tensors")
+    if grad_tensors is None:
+        grad_tensors = [None] * len(tensors)
+    grad_tensors = _as_list(grad_tensors, "grad_tensors") if not isinstance(
+        grad_tensors, list) else grad_tensors
+    if len(grad_tensors) != len(tensors):
+        raise ValueError(f"backward: got {len(tensors)} tensors but {len(grad_tensors)} "
+                         f"grad_tensors")
+    run_backward(tensors, _root_grads(tensors, grad_tensors, "backward"), retain_graph)
+
+
+def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+    """Accumulate d(self)/d(leaf) into every leaf's `.grad` (ones as the seed by default)."""
+    run_backward([self], _root_grads([self], [grad_tensor], "Tensor.backward"),
+                 retain_graph)
+
+
+Tensor.backward = _tensor_backward
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: bool = False, no_grad_vars=None) -> list:
+    """Gradients of `outputs` with respect to `inputs`, without touching `.grad`."""
+    outputs = _as_list(outputs, "outputs")
+    inputs_list = _as_list(inputs, "inputs")
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    else:
+        grad_outputs = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(
+            grad_outputs)
+        if len(grad_outputs) != len(outputs):
+            raise ValueError(f"grad: got {len(outputs)} outputs but {len(grad_outputs)} "
+                             f"grad_outputs")
+    for i, t in enumerate(inputs_list):
+        if t.stop_gradient:
+            raise ValueError(f"grad: inputs[{i}] has stop_gradient=True; set "
+                             f"stop_gradient=False on tensors you differentiate against")
+    if retain_graph is None:
+        retain_graph = create_graph
+    blocked = _as_list(no_grad_vars, "no_grad_vars") if no_grad_vars is not None else []
+    saved_flags = [(t, t.stop_gradient) for t in blocked]
+    hooks = []
+    for t in blocked:  # stop gradients flowing through these tensors
+        if t._node is not None:
+            hooks.append(_block(t))
+    try:
+        result = run_backward(outputs, _root_grads(outputs, grad_outputs, "grad"),
+                              retain_graph, create_graph, targets=inputs_list)
+    finally:
+        for h in hooks:
+            h()
+        for t, flag in saved_flags:
+            t.stop_gradient = flag
+    for i, g in enumerate(result):
+        if g is None and not allow_unused:
+            raise ValueError(f"grad: inputs[{i}] is not reachable from outputs (it was not "
+                             f"used to compute them); pass allow_unused=True to get None")
+        if g is not None and not create_graph:
+            result[i] = wrap(g._data)
+    return result
+
+
+def _block(t):
+    node, idx = t._node, t._out_idx
+    zero = lambda g: g * 0  # noqa: E731
+    prev = node.hooks.get(idx) if node.hooks else None
+    node.add_hooks(idx, (prev or []) + [zero])
+
+    def undo():
+        if prev is None:
+            del node.hooks[idx]
+        else:
+            node.hooks[idx] = prev
+    return undo
+
+
+def _register_hook_nonleaf(self, hook):
+    handle = _register_hook_base(self, hook)
+    if self._node is not None:
+        self._node.add_hooks(self._out_idx, self._hooks)
+    return handle
+
+
+_register_hook_base = Tensor.register_hook
+Tensor.register_hook = _register_hook_nonleaf
+
+
+def _retain_grads(self) -> None:
+    """Keep the gradient of this non-leaf tensor in `.grad` after backward."""
+    if self._node is None or self._retain:
+        return
+    self._retain = True
+    import weakref
+    ref = weakref.ref(self)
+
+    def keep(g):
+        t = ref()
+        if t is not None:
+            t._grad = wrap(g._data) if t._grad is None else wrap(t._grad._data + g._data)
+    self.register_hook(keep)
+
+
+Tensor.retain_grads = _retain_grads

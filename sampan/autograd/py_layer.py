@@ -1,0 +1,102 @@
+"""PyLayer: user-defined forward/backward pairs recorded on the same tape as OpDefs.
+
+A PyLayer call becomes one GradNode whose op is a small per-class OpDef whose `vjp` calls
+the user's `backward`; written in sampan ops it is differentiable again (create_graph).
+"""
+from __future__ import annotations
+
+from ..framework.flags import STATE
+from ..framework.node import GradNode
+from ..framework.tensor import Tensor
+from ..ops.opdef import OpDef
+
+
+class PyLayerContext:
+    """The `ctx` passed to PyLayer.forward/backward."""
+
+    def __init__(self) -> None:
+        self._saved = ()
+        self._non_diff = set()
+        self.materialize_grads = True
+
+    def save_for_backward(self, *tensors) -> None:
+        self._saved = tensors
+
+    def saved_tensor(self):
+        return self._saved
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        self._non_diff.update(id(t) for t in tensors)
+
+    def mark_not_inplace(self, *tensors) -> None:
+        pass
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = bool(value)
+
+
+class _PyLayerOp(OpDef):
+    inputs = ("*xs",)
+    saves = ()
+
+    def __init__(self, layer_cls, user_ctx, n_out: int) -> None:
+        self.name = f"py_layer:{layer_cls.__name__}"
+        self.outputs = tuple(f"out{i}" for i in range(n_out))
+        super().__init__()
+        self.layer_cls = layer_cls
+        self.user_ctx = user_ctx
+
+    def vjp(self, ctx, *grads):
+        result = self.layer_cls.backward(self.user_ctx, *grads)
+        if not isinstance(result, (tuple, list)):
+            result = (result,)
+        expected = len(ctx.needs[0])
+        if len(result) != expected:
+            raise ValueError(f"{self.layer_cls.__name__}.backward returned {len(result)} "
+                             f"gradients but forward received {expected} Tensor inputs")
+        return (list(result),)
+
+
+class PyLayer:
+    """Subclass with static `forward(ctx, ...)` and `backward(ctx, *grads)`; call `.apply`."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("PyLayer subclasses must define forward(ctx, ...)")
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("PyLayer subclasses must define backward(ctx, *grads)")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = PyLayerContext()
+        prev = STATE.grad_enabled
+        STATE.grad_enabled = False
+        try:
+            outs = cls.forward(ctx, *args, **kwargs)
+        finally:
+            STATE.grad_enabled = prev
+        inputs = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Tensor)]
+        if not prev or all(t.stop_gradient for t in inputs):
+            return outs
+        single = isinstance(outs, Tensor)
+        out_list = [outs] if single else list(outs)
+        op = _PyLayerOp(cls, ctx, len(out_list))
+        edges = [None if t.stop_gradient else (t if t._node is None else (t._node, t._out_idx))
+                 for t in inputs]
+        in_meta = [t._data.shape for t in inputs]
+        node = GradNode(op, {}, edges, in_meta, None, None, None, None)
+        node.out_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None)
+                         for o in out_list]
+        input_ids = {id(t) for t in inputs}
+        linked = []
+        for i, o in enumerate(out_list):
+            if isinstance(o, Tensor) and id(o) not in ctx._non_diff and o.dtype.kind in "fc":
+                if id(o) in input_ids:
+                    o = o._alias()
+                o._node = node
+                o._out_idx = i
+                o.stop_gradient = False
+            linked.append(o)
+        return linked[0] if single else type(outs)(linked) if isinstance(outs, tuple) else linked

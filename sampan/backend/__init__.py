@@ -1,0 +1,1 @@
+"""Array backends (`xp` namespaces) and heavy kernel helpers shared by several ops."""

@@ -1,0 +1,412 @@
+"""Tensor and Parameter: a backend array plus autograd metadata.
+
+This module holds data only. Math methods and operators are bound by `sampan.tensor`,
+`backward` by `sampan.autograd`. Imports only `framework` modules.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from . import dtype as _dt
+from .place import current_place
+
+_names = itertools.count()
+_new = object.__new__
+
+
+class Tensor:
+    """A multi-dimensional array with autograd support (`paddle.Tensor`).
+
+    Attributes read on the hot path are class defaults so that wrapping a fresh kernel
+    result sets only `_data` (and the autograd fields when a graph node is recorded).
+    """
+
+    _data: np.ndarray
+    stop_gradient = True
+    persistable = False
+    _grad = None
+    _node = None        # GradNode that produced this tensor (None for leaves)
+    _out_idx = 0        # which output of `_node` this tensor is
+    _version = 0        # bumped by every in-place op; checked by backward
+    _hooks = None       # gradient hooks (list) or None
+    _retain = False     # keep .grad on a non-leaf (retain_grads)
+    _name = None
+    __array_priority__ = 100  # numpy defers `ndarray op Tensor` to our reflected operators
+
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient: bool = True,
+                 name: str | None = None) -> None:
+        if data is None:
+            data = np.zeros((0,), dtype=_dt.default_float().np)
+        self._data = to_array(data, dtype)
+        self.stop_gradient = bool(stop_gradient)
+        if name is not None:
+            self._name = name
+
+    # --- identity and metadata -------------------------------------------------------
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = f"generated_tensor_{next(_names)}"
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = value
+
+    @property
+    def shape(self) -> list:
+        return list(self._data.shape)
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return _dt.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def size(self) -> int:
+        return int(self._data.size)
+
+    @property
+    def place(self):
+        return current_place()
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._node is None
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            value = wrap(to_array(value, self.dtype))
+        self._grad = value
+
+    @property
+    def T(self):
+        return self.transpose(list(range(self.ndim))[::-1])
+
+    # --- conversion ------------------------------------------------------------------
+    def numpy(self) -> np.ndarray:
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def item(self, *args):
+        data = self._data
+        if not args and data.size != 1:
+            raise ValueError(f"Tensor.item: only a tensor with one element can be converted "
+                             f"to a Python scalar, got shape {list(data.shape)}")
+        value = data.item(*args)
+        return value if data.dtype != _dt.bfloat16.np else float(value)
+
+    def tolist(self) -> list:
+        data = self._data
+        if data.dtype in (_dt.bfloat16.np,):
+            data = data.astype(np.float32)
+        return data.tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iub":
+            raise TypeError(f"only integer tensors can be used as an index, got {self.dtype}")
+        return int(self.item())
+
+    def __complex__(self) -> complex:
+        return complex(self.item())
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise ValueError(f"The truth value of a Tensor with shape {self.shape} is "
+                             f"ambiguous; use paddle.any() or paddle.all()")
+        return bool(self._data)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-D tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-D tensor")
+        for i in range(self._data.shape[0]):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from .printing import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if spec and self._data.ndim == 0:
+            return format(self.item(), spec)
+        return repr(self)
+
+    def __deepcopy__(self, memo):
+        new = Tensor.__new__(type(self))
+        new.__dict__.update({k: v for k, v in self.__dict__.items()
+                             if k not in ("_node", "_grad", "_hooks")})
+        new._data = self._data.copy()
+        if self._grad is not None:
+            new._grad = wrap(self._grad._data.copy())
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (type(self), self._data, self.stop_gradient, self._name))
+
+    # --- autograd bookkeeping (engine lives in sampan.autograd) -----------------------
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Reset the gradient (zeros when set_to_zero, else None)."""
+        if self._grad is not None and set_to_zero:
+            self._grad = wrap(np.zeros_like(self._grad._data))
+        else:
+            self._grad = None
+
+    def clear_gradient(self, set_to_zero: bool = True) -> None:
+        self.clear_grad(set_to_zero)
+
+    def detach(self) -> "Tensor":
+        """A new tensor sharing the data, cut from the graph (stop_gradient=True)."""
+        return wrap(self._data)
+
+    def detach_(self) -> "Tensor":
+        self._node = None
+        self.stop_gradient = True
+        return self
+
+    def retain_grads(self) -> None:
+        self._retain = True
+
+    def register_hook(self, hook):
+        """Call `hook(grad)` when this tensor's gradient is computed; it may return a new grad."""
+        if self.stop_gradient:
+            raise RuntimeError("register_hook: cannot register a hook on a tensor that "
+                               "stops gradient (stop_gradient=True)")
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        hooks = self._hooks
+
+        class _Handle:
+            def remove(self_inner) -> bool:
+                if hook in hooks:
+                    hooks.remove(hook)
+                    return True
+                return False
+        return _Handle()
+
+    def _alias(self) -> "Tensor":
+        """A second handle on the current value and graph position (used by in-place ops)."""
+        other = _new(Tensor)
+        other._data = self._data
+        other.stop_gradient = self.stop_gradient
+        other._node = self._node
+        other._out_idx = self._out_idx
+        other._version = self._version
+        other._hooks = self._hooks
+        return other
+
+    def _rebind(self, result: "Tensor") -> "Tensor":
+        """Make self hold `result` (value and graph position): the end of an in-place op."""
+        self._data = result._data
+        self._node = result._node
+        self._out_idx = result._out_idx
+        if not result.stop_gradient:
+            self.stop_gradient = False
+        self._version += 1
+        return self
+
+    def _is_initialized(self) -> bool:
+        return True
+
+    def value(self) -> "Tensor":
+        return self
+
+    def get_tensor(self) -> "Tensor":
+        return self
+
+    def cpu(self) -> "Tensor":
+        return self
+
+    def cuda(self, device_id=None, blocking=True) -> "Tensor":
+        return self
+
+    def pin_memory(self) -> "Tensor":
+        return self
+
+    def _to(self, device=None, dtype=None, blocking=None):
+        return self if dtype is None else self.astype(dtype)
+
+    def to(self, *args, **kwargs) -> "Tensor":
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, (_dt.DType, np.dtype)) or (isinstance(a, str) and
+                                                        a.replace("paddle.", "") in _dt._BY_NAME):
+                dtype = a
+        return self if dtype is None else self.astype(dtype)
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def numel(self):
+        return wrap(np.asarray(self._data.size, dtype=np.int64))
+
+    def is_dense(self) -> bool:
+        return True
+
+    def is_sparse(self) -> bool:
+        return False
+
+    def data_ptr(self) -> int:
+        return self._data.ctypes.data
+
+    @property
+    def data(self) -> "Tensor":
+        return self
+
+    @data.setter
+    def data(self, value) -> None:
+        self.set_value(value)
+
+    def set_value(self, value) -> None:
+        """Overwrite the data in place (shape must match; dtype is cast to this tensor's)."""
+        arr = value._data if isinstance(value, Tensor) else np.asarray(value)
+        if tuple(arr.shape) != self._data.shape:
+            raise ValueError(f"set_value: shape of value {list(arr.shape)} does not match "
+                             f"the tensor's shape {self.shape}")
+        self._data = arr.astype(self._data.dtype, copy=True)
+        self._version += 1
+
+
+class Parameter(Tensor):
+    """A trainable tensor owned by a Layer: stop_gradient=False, persistable=True."""
+
+    stop_gradient = False
+    persistable = True
+    trainable = True
+    need_clip = True
+    is_distributed = False
+    regularizer = None
+    optimize_attr = {"learning_rate": 1.0}
+
+    def __init__(self, data=None, dtype=None, name=None, trainable: bool = True, **kwargs):
+        super().__init__(data, dtype, stop_gradient=not trainable, name=name)
+        self.trainable = trainable
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    def __repr__(self) -> str:
+        from .printing import tensor_repr
+        return "Parameter containing:\n" + tensor_repr(self)
+
+    __str__ = __repr__
+
+    @property
+    def trainable_(self) -> bool:
+        return not self.stop_gradient
+
+
+EagerParamBase = Parameter
+
+
+def _rebuild(cls, data, stop_gradient, name):
+    t = cls.__new__(cls)
+    t._data = data
+    t.stop_gradient = stop_gradient
+    if name is not None:
+        t._name = name
+    return t
+
+
+def wrap(arr) -> Tensor:
+    """Wrap a backend array as a fresh leaf Tensor (stop_gradient=True); no copy."""
+    t = _new(Tensor)
+    t._data = arr
+    return t
+
+
+def to_array(data, dtype=None) -> np.ndarray:
+    """Convert Python/NumPy/Tensor data to a backend array in `dtype` (or its natural type).
+
+    Python floats become the default float dtype, Python ints int64, bools bool, as
+    `paddle.to_tensor` does; NumPy arrays keep their dtype (float64 stays float64).
+    """
+    if isinstance(data, Tensor):
+        arr = data._data
+    elif isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, np.generic):
+        arr = np.asarray(data)
+    else:
+        arr = _from_python(data)
+    if dtype is not None:
+        target = _dt.convert_dtype(dtype).np
+        if arr.dtype != target:
+            arr = arr.astype(target)
+    elif arr.dtype not in _dt._BY_NP:
+        if arr.dtype.kind == "U" or arr.dtype.kind == "O":
+            raise TypeError(f"to_tensor: data of type {arr.dtype} cannot be converted to a "
+                            f"Tensor; expected numbers, bools or nested lists of them")
+        arr = arr.astype(np.int64 if arr.dtype.kind in "iu" else np.float64)
+    return arr
+
+
+def _from_python(data) -> np.ndarray:
+    if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
+        data = _unwrap_nested(data)
+    try:
+        arr = np.asarray(data)
+    except ValueError as e:
+        raise ValueError(f"to_tensor: data must be a rectangular nested sequence; {e}") from None
+    if arr.dtype == np.float64 and not _has_numpy_float64(data):
+        arr = arr.astype(_dt.default_float().np)
+    elif arr.dtype == np.complex128:
+        arr = arr.astype(np.complex64 if _dt.default_float() is not _dt.float64
+                         else np.complex128)
+    elif arr.dtype.kind == "i" and arr.dtype != np.int64:
+        arr = arr.astype(np.int64)
+    return arr
+
+
+def _flat(data):
+    for v in data:
+        if isinstance(v, (list, tuple)):
+            yield from _flat(v)
+        else:
+            yield v
+
+
+def _unwrap_nested(data):
+    if isinstance(data, (list, tuple)):
+        return [_unwrap_nested(v) for v in data]
+    return data._data if isinstance(data, Tensor) else data
+
+
+def _has_numpy_float64(data) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(_has_numpy_float64(v) for v in data)
+    return isinstance(data, np.float64) or (isinstance(data, Tensor) and
+                                            data._data.dtype == np.float64)

@@ -1,0 +1,7 @@
+"""Operators: OpDef, the registry, dispatch, and one module per op family.
+
+Importing this package registers every OpDef. Imports only `framework` and `backend`.
+"""
+from .opdef import REGISTRY, OpDef, TensorSpec, register  # noqa: F401
+from .dispatch import call, dispatch  # noqa: F401
+from . import manipulation, math, reduce  # noqa: F401

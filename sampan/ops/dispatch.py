@@ -1,0 +1,221 @@
+"""dispatch: the single choke point every operator call goes through.
+
+Eager: run `op.compute` on the inputs' arrays, wrap the results, and record a GradNode when
+grad is enabled and an input needs it. Anything else (static Program building, AMP, the
+profiler) is an intercept installed in `STATE.intercept`; this is the only place the library
+branches on mode. Imports only `framework` and `ops.opdef`.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from ..backend import numpy_ as _xp
+from ..framework import dtype as _dt
+from ..framework.flags import STATE
+from ..framework.node import GradNode
+from ..framework.tensor import Parameter, Tensor, to_array, wrap
+from .opdef import OpDef, TensorSpec
+
+_EMPTY: dict = {}
+_ND = np.ndarray
+_new = object.__new__
+_DIFF_NP = frozenset(d.np for d in _dt.ALL if d.kind in "fc")
+_asarray = np.asarray
+_ref = weakref.ref
+
+np.seterr(all="ignore")  # Paddle returns inf/nan for log(0), 1/0 without warnings
+
+
+def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
+    """Run `op` on `inputs` (one entry per OpDef input slot) with `attrs`."""
+    if STATE.intercept is not None:
+        return STATE.intercept(op, inputs, attrs)
+    return eager(op, inputs, attrs)
+
+
+def eager(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
+    """The eager path: compute now, record the tape node if a gradient may be needed."""
+    arrays = []
+    need = False
+    for t in inputs:
+        cls = t.__class__
+        if cls is Tensor or cls is Parameter:
+            arrays.append(t._data)
+            if not t.stop_gradient:
+                need = True
+        elif t is None or cls is _ND:
+            arrays.append(t)
+        else:
+            return _eager_general(op, inputs, attrs)
+    if op.promote and len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype:
+        return _eager_general(op, inputs, attrs)
+    if op.check:
+        op.infer(*[spec_of(a) for a in arrays], **attrs)
+    try:
+        out = op.compute(_xp, *arrays, **attrs)
+    except Exception as err:  # explain with infer, which names the op and argument
+        _explain(op, arrays, attrs, err)
+    if need and STATE.grad_enabled and op.vjp is not None:
+        return _record(op, inputs, inputs, attrs, out)
+    if op.multi_out:
+        return tuple([_wrap(o) for o in out])
+    if out.__class__ is not _ND:
+        out = _asarray(out)
+    t = _new(Tensor)
+    t._data = out
+    return t
+
+
+def _wrap(arr) -> Tensor:
+    t = _new(Tensor)
+    t._data = arr if arr.__class__ is _ND else _asarray(arr)
+    return t
+
+
+def _eager_general(op: OpDef, inputs: tuple, attrs: dict):
+    """Slow path: variadic slots, Python/NumPy constants, Tensor subclasses, promotion."""
+    if len(inputs) != len(op.inputs):
+        raise TypeError(f"{op.name}: expected {len(op.inputs)} inputs "
+                        f"{list(op.input_names)}, got {len(inputs)}")
+    norm = []
+    for slot, (value, variadic) in enumerate(zip(inputs, op.variadic)):
+        if variadic:
+            if not isinstance(value, (list, tuple)):
+                raise TypeError(f"{op.name}: {op.input_names[slot]} must be a list or tuple "
+                                f"of Tensors, got {type(value).__name__}")
+            norm.append([as_tensor(op, op.input_names[slot], v) for v in value])
+        elif value is None:
+            norm.append(None)
+        else:
+            norm.append(as_tensor(op, op.input_names[slot], value))
+    if op.promote:
+        norm = promote_inputs(op, norm)
+    flat = []
+    args = []
+    for value in norm:
+        if isinstance(value, list):
+            flat.extend(value)
+            args.append([v._data for v in value])
+        else:
+            flat.append(value)
+            args.append(None if value is None else value._data)
+    need = any(t is not None and not t.stop_gradient for t in flat)
+    if op.check:
+        op.infer(*[_spec_arg(a) for a in args], **attrs)
+    try:
+        out = op.compute(_xp, *args, **attrs)
+    except Exception as err:
+        _explain(op, args, attrs, err)
+    if need and STATE.grad_enabled and op.vjp is not None:
+        return _record(op, tuple(norm), flat, attrs, out)
+    if op.multi_out:
+        return tuple([_wrap(o) for o in out])
+    return _wrap(out)
+
+
+def as_tensor(op: OpDef, arg: str, value) -> Tensor:
+    """An input slot value as a Tensor (Python and NumPy values become constants)."""
+    if isinstance(value, Tensor):
+        return value
+    if getattr(value, "_is_variable", False):
+        raise TypeError(f"{op.name}: {arg} is a static Variable but the program runs in "
+                        f"dynamic mode; call paddle.enable_static() or use program_guard")
+    try:
+        return wrap(to_array(value))
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{op.name}: {arg} must be a Tensor, got {type(value).__name__} "
+                        f"({e})") from None
+
+
+def promote_inputs(op: OpDef, values: list) -> list:
+    """Cast tensor inputs of a promoting op to their common dtype (recorded as cast ops)."""
+    tensors = [v for v in values if v is not None]
+    target = tensors[0].dtype
+    for t in tensors[1:]:
+        target = _dt.promote_types(target, t.dtype)
+    cast = op_registry()["cast"]
+    return [v if v is None or v.dtype is target else dispatch(cast, (v,), {"dtype": target.name})
+            for v in values]
+
+
+def op_registry() -> dict:
+    from .opdef import REGISTRY
+    return REGISTRY
+
+
+def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
+    """Wrap outputs and attach a GradNode linking them to the inputs that need grads."""
+    edges = []
+    in_meta = []
+    for t in flat:
+        if t is not None and t.__class__ is not _ND and not t.stop_gradient:
+            node = t._node
+            edges.append(t if node is None else (node, t._out_idx))
+            in_meta.append(t._data.shape)
+        else:
+            edges.append(None)
+            in_meta.append(None)
+    saved = None
+    versions = None
+    if op.saved_inputs:
+        names = op.input_names
+        saved = {names[i]: slots[i] for i in op.saved_inputs}
+        versions = [_versions(slots[i]) for i in op.saved_inputs]
+    outs = out if op.multi_out else (out,)
+    node = GradNode(op, attrs, edges, in_meta, saved, versions, None, None)
+    results = []
+    nondiff = op.nondiff_outputs
+    for i, arr in enumerate(outs):
+        if arr.__class__ is not _ND:
+            arr = _asarray(arr)
+        t = _new(Tensor)
+        t._data = arr
+        if arr.dtype in _DIFF_NP and i not in nondiff:
+            t.stop_gradient = False
+            t._node = node
+            t._out_idx = i
+        results.append(t)
+    node.out_meta = [(r._data.shape, r._data.dtype) for r in results]
+    if op.saved_outputs:
+        node.saved_out = [(op.outputs[i], results[i]._data, _ref(results[i]), 0)
+                          for i in op.saved_outputs]
+    return tuple(results) if op.multi_out else results[0]
+
+
+def _versions(value):
+    if isinstance(value, list):
+        return [v._version if isinstance(v, Tensor) else 0 for v in value]
+    return value._version if isinstance(value, Tensor) else 0
+
+
+def spec_of(arr) -> TensorSpec | None:
+    if arr is None:
+        return None
+    return TensorSpec(arr.shape, _dt.from_numpy(arr.dtype))
+
+
+def _spec_arg(arg):
+    if isinstance(arg, list):
+        return [spec_of(a) for a in arg]
+    return spec_of(arg)
+
+
+def _explain(op: OpDef, args, attrs: dict, err: Exception):
+    """A kernel failed: let `infer` raise its clear error; otherwise re-raise, naming the op."""
+    if not str(err).startswith(op.name):
+        try:
+            op.infer(*[_spec_arg(a) for a in args], **attrs)
+        except NotImplementedError:
+            pass
+        raise type(err)(f"{op.name}: {err}") if type(err) in _PLAIN else err
+    raise err
+
+
+_PLAIN = (ValueError, TypeError, IndexError, RuntimeError, KeyError, ZeroDivisionError)
+
+
+def call(name: str, *inputs, **attrs):
+    """dispatch by op name; the convenient form for vjp rules and composites."""
+    return dispatch(op_registry()[name], inputs, attrs)

@@ -1,0 +1,73 @@
+"""The public tensor API (paddle.* functions) and Tensor's methods and operators.
+
+Each family module defines Paddle-signature functions over dispatch and lists them in
+`__all__`. This file binds them as Tensor methods (the names Paddle's Tensor has), derives
+the in-place `name_` variants, and installs the Python operators. Imports `framework`,
+`ops`, `autograd`.
+"""
+from __future__ import annotations
+
+from ..framework.tensor import Tensor
+from . import attribute, creation, linalg, logic, manipulation, math, random, search, stat
+from ._helpers import binary, make_inplace, operand
+from ._names import TENSOR_METHODS
+
+_FAMILIES = (creation, math, manipulation, linalg, logic, search, stat, random, attribute)
+
+FUNCTIONS: dict = {}
+for _mod in _FAMILIES:
+    for _name in _mod.__all__:
+        if _name in FUNCTIONS:
+            raise ImportError(f"sampan.tensor: {_name} defined in two families")
+        FUNCTIONS[_name] = getattr(_mod, _name)
+
+# In-place variants Paddle has (add_, exp_, ...) that no family wrote by hand.
+INPLACE: dict = {}
+for _name in TENSOR_METHODS:
+    if _name.endswith("_") and _name not in FUNCTIONS and _name[:-1] in FUNCTIONS:
+        INPLACE[_name] = make_inplace(FUNCTIONS[_name[:-1]], _name)
+for _name in ("zero_", "fill_", "uniform_", "normal_", "exponential_"):
+    INPLACE.pop(_name, None)  # these are defined by their families with their own signatures
+
+for _name in TENSOR_METHODS:
+    if _name in Tensor.__dict__:
+        continue
+    fn = FUNCTIONS.get(_name) or INPLACE.get(_name)
+    if fn is not None:
+        setattr(Tensor, _name, fn)
+
+
+def _bind_operators() -> None:
+    table = {"add": ("__add__", "__radd__"), "subtract": ("__sub__", "__rsub__"),
+             "multiply": ("__mul__", "__rmul__"), "divide": ("__truediv__", "__rtruediv__"),
+             "floor_divide": ("__floordiv__", "__rfloordiv__"),
+             "remainder": ("__mod__", "__rmod__"), "pow": ("__pow__", "__rpow__"),
+             "matmul": ("__matmul__", "__rmatmul__"),
+             "bitwise_and": ("__and__", "__rand__"), "bitwise_or": ("__or__", "__ror__"),
+             "bitwise_xor": ("__xor__", "__rxor__"),
+             "equal": ("__eq__", None), "not_equal": ("__ne__", None),
+             "less_than": ("__lt__", None), "less_equal": ("__le__", None),
+             "greater_than": ("__gt__", None), "greater_equal": ("__ge__", None)}
+    from ..ops.opdef import REGISTRY
+    for op_name, (fwd, rev) in table.items():
+        op = REGISTRY.get(op_name)
+        if op is None:
+            continue
+        setattr(Tensor, fwd, lambda self, other, _op=op: binary(_op, self, other))
+        if rev:
+            setattr(Tensor, rev, lambda self, other, _op=op: binary(_op, operand(self, other),
+                                                                     self))
+    for dunder, fn_name in (("__neg__", "neg"), ("__abs__", "abs"), ("__invert__",
+                                                                    "bitwise_not")):
+        if fn_name in FUNCTIONS:
+            setattr(Tensor, dunder, FUNCTIONS[fn_name])
+    Tensor.__hash__ = lambda self: id(self)
+
+
+_bind_operators()
+if "cast" in FUNCTIONS:
+    Tensor.astype = FUNCTIONS["cast"]
+
+__all__ = sorted(FUNCTIONS) + sorted(INPLACE)
+globals().update(FUNCTIONS)
+globals().update(INPLACE)

@@ -1,0 +1,81 @@
+"""Shared helpers for public tensor functions: scalar operands, in-place variants.
+
+Imports `framework` and `ops`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import dtype as _dt
+from ..framework.flags import STATE
+from ..framework.tensor import Tensor
+from ..ops.dispatch import dispatch
+
+_PY_SCALARS = (int, float, bool, complex, np.number, np.bool_)
+
+
+def scalar_array(x, value) -> np.ndarray:
+    """A Python scalar operand as a 0-D array, typed as Paddle does for `tensor op scalar`.
+
+    The tensor's dtype wins, except: a float scalar with an integer/bool tensor gives the
+    default float; an int scalar with a bool tensor gives int64; complex gives complex.
+    """
+    kind = x._data.dtype.kind if isinstance(x, Tensor) else x.dtype.kind
+    npd = x._data.dtype if isinstance(x, Tensor) else x.dtype.np
+    if isinstance(value, (bool, np.bool_)):
+        pass
+    elif isinstance(value, (int, np.integer)):
+        if kind == "b":
+            npd = np.dtype(np.int64)
+    elif isinstance(value, (float, np.floating)):
+        if kind in "biu":
+            npd = _dt.default_float().np
+    elif isinstance(value, (complex, np.complexfloating)):
+        if kind != "c":
+            npd = np.dtype(np.complex128 if npd == np.float64 else np.complex64)
+    return np.asarray(value, dtype=npd)
+
+
+def operand(x, value):
+    """Turn the other operand of a binary op into something dispatch accepts."""
+    if isinstance(value, _PY_SCALARS):
+        return scalar_array(x, value)
+    return value
+
+
+def binary(op, x, y):
+    """Dispatch a binary op where either side may be a Python scalar."""
+    if x.__class__ is not Tensor:
+        if isinstance(x, _PY_SCALARS) and hasattr(y, "_data"):
+            x = scalar_array(y, x)
+        elif getattr(y, "_is_variable", False) and isinstance(x, _PY_SCALARS):
+            x = scalar_array(y, x)
+    if y.__class__ is not Tensor and isinstance(y, _PY_SCALARS):
+        y = scalar_array(x, y)
+    return dispatch(op, (x, y))
+
+
+def check_inplace(x, api: str) -> None:
+    """Paddle refuses in-place ops on leaf tensors that require grad (outside no_grad)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: x must be a Tensor, got {type(x).__name__}")
+    if STATE.grad_enabled and not x.stop_gradient and x._node is None:
+        raise ValueError(f"{api}: leaf Tensor ({x.name}) that doesn't stop gradient can't "
+                         f"use an in-place operation; wrap it in paddle.no_grad() or use "
+                         f"the out-of-place form")
+
+
+def make_inplace(fn, api: str):
+    """Build `api` (e.g. `add_`) from the out-of-place `fn`: compute, then rebind x."""
+    def inplace(x, *args, **kwargs):
+        check_inplace(x, api)
+        result = fn(x._alias(), *args, **kwargs)
+        if tuple(result._data.shape) != x._data.shape and not getattr(fn, "_reshapes", False):
+            raise ValueError(f"{api}: the result shape {result.shape} differs from x's shape "
+                             f"{x.shape}; an in-place op cannot change the shape of x")
+        if result._data.dtype != x._data.dtype:
+            result = result.astype(x.dtype)
+        return x._rebind(result)
+    inplace.__name__ = api
+    inplace.__doc__ = f"In-place version of `{fn.__name__}`: updates x and returns it."
+    return inplace

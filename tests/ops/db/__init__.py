@@ -1,0 +1,1 @@
+"""One module per op family, each with a list ENTRIES of OpEntry."""
