@@ -4,4 +4,5 @@ Importing this package registers every OpDef. Imports only `framework` and `back
 """
 from .opdef import REGISTRY, OpDef, TensorSpec, register  # noqa: F401
 from .dispatch import call, dispatch  # noqa: F401
-from . import manipulation, math, reduce  # noqa: F401
+from . import (creation, cumulative, indexing, linalg, logic, manipulation, math,  # noqa: F401
+               random, reduce, search)

@@ -8,11 +8,13 @@ the in-place `name_` variants, and installs the Python operators. Imports `frame
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
-from . import attribute, creation, linalg, logic, manipulation, math, random, search, stat
+from . import (attribute, creation, indexing, linalg, logic, manipulation, math, random,
+               search, stat)
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS
 
-_FAMILIES = (creation, math, manipulation, linalg, logic, search, stat, random, attribute)
+_FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
+             attribute)
 
 FUNCTIONS: dict = {}
 for _mod in _FAMILIES:

@@ -5,14 +5,13 @@ from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
 from ._helpers import binary
 
-__all__ = ["add", "subtract", "multiply", "divide", "exp", "sum", "neg"]
+__all__ = ["add", "subtract", "multiply", "divide", "exp", "neg"]
 
 _ADD = REGISTRY["add"]
 _SUB = REGISTRY["subtract"]
 _MUL = REGISTRY["multiply"]
 _DIV = REGISTRY["divide"]
 _EXP = REGISTRY["exp"]
-_SUM = REGISTRY["sum"]
 
 
 def add(x, y, name=None):
@@ -45,13 +44,6 @@ def divide(x, y, name=None):
 def exp(x, name=None):
     """Elementwise e ** x."""
     return dispatch(_EXP, (x,))
-
-
-def sum(x, axis=None, dtype=None, keepdim=False, name=None):
-    """Sum of x over `axis` (int, list or None for all); bool/int32 sum to int64."""
-    return dispatch(_SUM, (x,), {"axis": axis, "keepdim": keepdim,
-                                 "dtype": None if dtype is None else str(dtype).replace(
-                                     "paddle.", "")})
 
 
 def neg(x, name=None):

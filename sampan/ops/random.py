@@ -1,0 +1,2 @@
+"""random operators. Imports `framework` and `ops.opdef`/`ops.dispatch` only."""
+from __future__ import annotations

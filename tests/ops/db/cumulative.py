@@ -1,0 +1,2 @@
+"""Op database entries for sampan/ops/cumulative.py."""
+ENTRIES: list = []

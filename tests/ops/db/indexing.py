@@ -1,0 +1,2 @@
+"""Op database entries for sampan/ops/indexing.py."""
+ENTRIES: list = []
