@@ -192,15 +192,19 @@ def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
              for g, (shape, dtype) in zip(grads, node.out_meta)]
     ctx = _build_ctx(node)
     in_grads = _flatten_grads(op, op.vjp(ctx, *grads))
-    for edge, g, shape in zip(node.edges, in_grads, node.in_meta):
+    for edge, g in zip(node.edges, in_grads):
         if edge is None or g is None:
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"vjp of '{op.name}' returned {type(g).__name__}, not a Tensor")
-        if tuple(g.shape) != shape:
-            g = unbroadcast(g, shape)
         if isinstance(edge, tuple):
             src, idx = edge
+            shape = src.out_meta[idx][0]
+        else:
+            shape = edge._data.shape
+        if g._data.shape != shape:
+            g = unbroadcast(g, shape)
+        if isinstance(edge, tuple):
             slot = buffers.setdefault(src, [None] * len(src.out_meta))
             dtype = src.out_meta[idx][1]
             if g._data.dtype != dtype:

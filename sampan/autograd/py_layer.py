@@ -85,8 +85,7 @@ class PyLayer:
         op = _PyLayerOp(cls, ctx, len(out_list))
         edges = [None if t.stop_gradient else (t if t._node is None else (t._node, t._out_idx))
                  for t in inputs]
-        in_meta = [t._data.shape for t in inputs]
-        node = GradNode(op, {}, edges, in_meta, None, None, None, None)
+        node = GradNode(op, {}, edges)
         node.out_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None)
                          for o in out_list]
         input_ids = {id(t) for t in inputs}

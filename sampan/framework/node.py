@@ -11,23 +11,23 @@ class GradNode:
 
     edges: per flattened input, None (no grad needed), a (node, out_idx) pair, or the leaf
     Tensor that accumulates the gradient.
-    in_meta: per flattened input, (shape, numpy dtype) used to reduce broadcast grads.
+    out_meta: per output, (shape, numpy dtype): zero-filling, and an input's shape for
+    reducing broadcast grads (a leaf's shape is read from the leaf).
     saved: {name: value} for the inputs `op.saves` names (Tensors, kept with their version).
     saved_out: [(name, array, weakref-to-tensor, version)] for outputs the vjp reads.
     """
 
-    __slots__ = ("op", "attrs", "edges", "in_meta", "saved", "versions", "saved_out",
-                 "out_meta", "hooks", "freed", "__weakref__")
+    __slots__ = ("op", "attrs", "edges", "saved", "versions", "saved_out", "out_meta",
+                 "hooks", "freed", "__weakref__")
 
-    def __init__(self, op, attrs, edges, in_meta, saved, versions, saved_out, out_meta):
+    def __init__(self, op, attrs, edges) -> None:
         self.op = op
         self.attrs = attrs
         self.edges = edges
-        self.in_meta = in_meta
-        self.saved = saved
-        self.versions = versions
-        self.saved_out = saved_out
-        self.out_meta = out_meta
+        self.saved = None
+        self.versions = None
+        self.saved_out = None
+        self.out_meta = None
         self.hooks = None
         self.freed = False
 

@@ -28,44 +28,47 @@ _ref = weakref.ref
 np.seterr(all="ignore")  # Paddle returns inf/nan for log(0), 1/0 without warnings
 
 
-def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
-    """Run `op` on `inputs` (one entry per OpDef input slot) with `attrs`."""
-    if STATE.intercept is not None:
+def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY, _eager: bool = False):
+    """Run `op` on `inputs` (one entry per OpDef input slot) with `attrs`.
+
+    An installed intercept (static building, AMP, profiler) gets the call instead; it ends
+    in `eager`, which is this function with the intercept bypassed.
+    """
+    if STATE.intercept is not None and not _eager:
         return STATE.intercept(op, inputs, attrs)
-    return eager(op, inputs, attrs)
-
-
-def eager(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
-    """The eager path: compute now, record the tape node if a gradient may be needed."""
     arrays = []
+    append = arrays.append
     need = False
     for t in inputs:
         cls = t.__class__
         if cls is Tensor or cls is Parameter:
-            arrays.append(t._data)
+            append(t._data)
             if not t.stop_gradient:
                 need = True
         elif t is None or cls is _ND:
-            arrays.append(t)
+            append(t)
         else:
             return _eager_general(op, inputs, attrs)
-    if op.promote and len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype:
+    if op.promote and arrays[0].dtype is not arrays[-1].dtype:
         return _eager_general(op, inputs, attrs)
     if op.check:
         op.infer(*[spec_of(a) for a in arrays], **attrs)
     try:
-        out = op.compute(_xp, *arrays, **attrs)
+        out = op.compute(_xp, *arrays, **attrs) if attrs else op.compute(_xp, *arrays)
     except Exception as err:  # explain with infer, which names the op and argument
         _explain(op, arrays, attrs, err)
-    if need and STATE.grad_enabled and op.vjp is not None:
+    if need and op.vjp is not None and STATE.grad_enabled:
         return _record(op, inputs, inputs, attrs, out)
     if op.multi_out:
         return tuple([_wrap(o) for o in out])
-    if out.__class__ is not _ND:
-        out = _asarray(out)
     t = _new(Tensor)
-    t._data = out
+    t._data = out if out.__class__ is _ND else _asarray(out)
     return t
+
+
+def eager(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
+    """The eager path (for intercepts): compute now, record a tape node if grads may flow."""
+    return dispatch(op, inputs, attrs, True)
 
 
 def _wrap(arr) -> Tensor:
@@ -148,26 +151,33 @@ def op_registry() -> dict:
 def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     """Wrap outputs and attach a GradNode linking them to the inputs that need grads."""
     edges = []
-    in_meta = []
+    append = edges.append
     for t in flat:
-        if t is not None and t.__class__ is not _ND and not t.stop_gradient:
-            node = t._node
-            edges.append(t if node is None else (node, t._out_idx))
-            in_meta.append(t._data.shape)
+        if t is None or t.__class__ is _ND or t.stop_gradient:
+            append(None)
         else:
-            edges.append(None)
-            in_meta.append(None)
-    saved = None
-    versions = None
+            node = t._node
+            append(t if node is None else (node, t._out_idx))
+    node = GradNode(op, attrs, edges)
     if op.saved_inputs:
         names = op.input_names
-        saved = {names[i]: slots[i] for i in op.saved_inputs}
-        versions = [_versions(slots[i]) for i in op.saved_inputs]
-    outs = out if op.multi_out else (out,)
-    node = GradNode(op, attrs, edges, in_meta, saved, versions, None, None)
+        node.saved = {names[i]: slots[i] for i in op.saved_inputs}
+        node.versions = [_versions(slots[i]) for i in op.saved_inputs]
+    if not op.multi_out:
+        if out.__class__ is not _ND:
+            out = _asarray(out)
+        t = _new(Tensor)
+        t._data = out
+        node.out_meta = [(out.shape, out.dtype)]
+        if out.dtype in _DIFF_NP:
+            t.stop_gradient = False
+            t._node = node
+        if op.saved_outputs:
+            node.saved_out = [(op.outputs[0], out, _ref(t), 0)]
+        return t
     results = []
     nondiff = op.nondiff_outputs
-    for i, arr in enumerate(outs):
+    for i, arr in enumerate(out):
         if arr.__class__ is not _ND:
             arr = _asarray(arr)
         t = _new(Tensor)
@@ -181,7 +191,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     if op.saved_outputs:
         node.saved_out = [(op.outputs[i], results[i]._data, _ref(results[i]), 0)
                           for i in op.saved_outputs]
-    return tuple(results) if op.multi_out else results[0]
+    return tuple(results)
 
 
 def _versions(value):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..framework.tensor import Tensor
 from . import (attribute, creation, indexing, linalg, logic, manipulation, math, random,
                search, stat)
+from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS
 
@@ -39,6 +40,15 @@ for _name in TENSOR_METHODS:
         setattr(Tensor, _name, fn)
 
 
+def _forward_operator(op):
+    def operator(self, other):
+        if other.__class__ is not Tensor:
+            other = operand(self, other)
+        return dispatch(op, (self, other))
+    operator.__name__ = f"__{op.name}__"
+    return operator
+
+
 def _bind_operators() -> None:
     table = {"add": ("__add__", "__radd__"), "subtract": ("__sub__", "__rsub__"),
              "multiply": ("__mul__", "__rmul__"), "divide": ("__truediv__", "__rtruediv__"),
@@ -55,7 +65,7 @@ def _bind_operators() -> None:
         op = REGISTRY.get(op_name)
         if op is None:
             continue
-        setattr(Tensor, fwd, lambda self, other, _op=op: binary(_op, self, other))
+        setattr(Tensor, fwd, _forward_operator(op))
         if rev:
             setattr(Tensor, rev, lambda self, other, _op=op: binary(_op, operand(self, other),
                                                                      self))
