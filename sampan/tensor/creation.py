@@ -1,12 +1,29 @@
-"""Public creation functions (to_tensor, zeros, ones, full, arange, ...)."""
+"""Public creation functions (to_tensor, zeros, ones, full, arange, eye, diag, ...).
+
+Shape, dtype and value arguments are turned into attrs here; the ops live in
+`ops/creation.py`. Imports `framework` and `ops`.
+"""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor, to_array, wrap
+from ..framework.random import next_seed, rng
+from ..framework.tensor import Parameter, Tensor, to_array, wrap
+from ..ops.dispatch import call, dispatch
+from ..ops.opdef import REGISTRY
+from ..utils import unique_name
+from ._helpers import check_inplace
 
-__all__ = ["to_tensor"]
+__all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
+           "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "diag",
+           "diagflat", "diag_embed", "meshgrid", "tril", "triu", "assign", "clone",
+           "tril_indices", "triu_indices", "vander", "create_parameter", "zero_", "fill_",
+           "fill_diagonal_"]
+
+_SCALARS = (bool, int, float, complex, np.number, np.bool_)
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
@@ -27,3 +44,388 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
     t = wrap(arr)
     t.stop_gradient = bool(stop_gradient)
     return t
+
+
+# --- argument conversion -------------------------------------------------------------------
+
+def as_shape(api: str, shape) -> list:
+    """A shape argument (int, list/tuple of ints or 0-D Tensors, or a 1-D Tensor) as ints."""
+    if isinstance(shape, Tensor):
+        if shape.ndim > 1 or shape.dtype.kind not in "iu":
+            raise TypeError(f"{api}: shape given as a Tensor must be a 1-D integer tensor, "
+                            f"got shape {shape.shape} dtype {shape.dtype.name}")
+        dims = [int(v) for v in shape.numpy().reshape(-1)]
+    elif isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        dims = [int(shape)]
+    elif isinstance(shape, (list, tuple)):
+        dims = [_dim(api, d) for d in shape]
+    else:
+        raise TypeError(f"{api}: shape must be a list, tuple or Tensor, got "
+                        f"{type(shape).__name__}")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{api}: every dim of shape must be non-negative, got {dims}")
+    return dims
+
+
+def _dim(api: str, d) -> int:
+    if isinstance(d, Tensor):
+        if d.size != 1 or d.dtype.kind not in "iu":
+            raise TypeError(f"{api}: a Tensor inside shape must be a 0-D integer tensor, got "
+                            f"shape {d.shape} dtype {d.dtype.name}")
+        return int(d.item())
+    if isinstance(d, (int, np.integer)) and not isinstance(d, bool):
+        return int(d)
+    raise TypeError(f"{api}: elements of shape must be ints or 0-D integer Tensors, got "
+                    f"{type(d).__name__} ({d!r})")
+
+
+def as_dtype(dtype, default=None) -> str:
+    """A dtype argument (string, paddle dtype, NumPy dtype) as a dtype name; None -> default
+    (the default float dtype when no default is given)."""
+    if dtype is None:
+        return _dt.default_float().name if default is None else _dt.convert_dtype(default).name
+    return _dt.convert_dtype(dtype).name
+
+
+def as_scalar(api: str, arg: str, value):
+    """A scalar argument (Python/NumPy scalar or one-element Tensor) as a Python number."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"{api}: {arg} given as a Tensor must have one element, got "
+                             f"shape {value.shape}")
+        value = value.item()
+    if not isinstance(value, _SCALARS):
+        raise TypeError(f"{api}: {arg} must be a number or a 0-D Tensor, got "
+                        f"{type(value).__name__}")
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value
+
+
+def fill_attr(api: str, value):
+    """A fill value as a JSON-friendly attr (complex as [real, imag])."""
+    value = as_scalar(api, "fill_value", value)
+    if isinstance(value, complex):
+        return [value.real, value.imag]
+    return value
+
+
+def _int_arg(api: str, arg: str, value, minimum: int = 0) -> int:
+    value = as_scalar(api, arg, value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{api}: {arg} must be an int, got {type(value).__name__} ({value!r})")
+    if value < minimum:
+        raise ValueError(f"{api}: {arg} must be >= {minimum}, got {value}")
+    return value
+
+
+# --- filled tensors ---------------------------------------------------------------------
+
+def full(shape, fill_value, dtype=None, name=None) -> Tensor:
+    """A tensor of `shape` filled with `fill_value`.
+
+    Args:
+        shape (list|tuple|Tensor): ints or 0-D int Tensors, or a 1-D int Tensor.
+        fill_value (bool|int|float|Tensor): the value (a 0-D Tensor is read as a scalar).
+        dtype (str|dtype, optional): output dtype; None gives the default float (float32).
+
+    Returns:
+        Tensor of the given shape and dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.full([2], 1.5)
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1.50000000, 1.50000000])
+    """
+    return dispatch(REGISTRY["full"], (), {"shape": as_shape("full", shape),
+                                           "fill_value": fill_attr("full", fill_value),
+                                           "dtype": as_dtype(dtype)})
+
+
+def zeros(shape, dtype=None, name=None) -> Tensor:
+    """A tensor of `shape` filled with 0 (dtype None: the default float dtype)."""
+    return dispatch(REGISTRY["full"], (), {"shape": as_shape("zeros", shape),
+                                           "fill_value": 0, "dtype": as_dtype(dtype)})
+
+
+def ones(shape, dtype=None, name=None) -> Tensor:
+    """A tensor of `shape` filled with 1 (dtype None: the default float dtype)."""
+    return dispatch(REGISTRY["full"], (), {"shape": as_shape("ones", shape),
+                                           "fill_value": 1, "dtype": as_dtype(dtype)})
+
+
+def empty(shape, dtype=None, name=None) -> Tensor:
+    """An uninitialised tensor of `shape` (sampan fills it with zeros)."""
+    return dispatch(REGISTRY["full"], (), {"shape": as_shape("empty", shape),
+                                           "fill_value": 0, "dtype": as_dtype(dtype)})
+
+
+def _like(api: str, x, fill_value, dtype):
+    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+        raise TypeError(f"{api}: x must be a Tensor, got {type(x).__name__}")
+    dtype = None if dtype is None else as_dtype(dtype)
+    return dispatch(REGISTRY["full_like"], (x,), {"fill_value": fill_attr(api, fill_value),
+                                                  "dtype": dtype})
+
+
+def full_like(x, fill_value, dtype=None, name=None) -> Tensor:
+    """A tensor shaped like x filled with `fill_value` (dtype None: x's dtype)."""
+    return _like("full_like", x, fill_value, dtype)
+
+
+def zeros_like(x, dtype=None, name=None) -> Tensor:
+    """A tensor shaped like x filled with 0 (dtype None: x's dtype)."""
+    return _like("zeros_like", x, 0, dtype)
+
+
+def ones_like(x, dtype=None, name=None) -> Tensor:
+    """A tensor shaped like x filled with 1 (dtype None: x's dtype)."""
+    return _like("ones_like", x, 1, dtype)
+
+
+def empty_like(x, dtype=None, name=None) -> Tensor:
+    """An uninitialised tensor shaped like x (sampan fills it with zeros)."""
+    return _like("empty_like", x, 0, dtype)
+
+
+# --- ranges and matrices ------------------------------------------------------------------
+
+def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
+    """Values from `start` (inclusive) to `end` (exclusive) spaced by `step`.
+
+    With one argument, it is `end` and start is 0. dtype None gives int64 when start, end
+    and step are all ints, else the default float dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.arange(5)
+        Tensor(shape=[5], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [0, 1, 2, 3, 4])
+    """
+    if end is None:
+        start, end = 0, start
+    start = as_scalar("arange", "start", start)
+    end = as_scalar("arange", "end", end)
+    step = as_scalar("arange", "step", step)
+    if step == 0:
+        raise ValueError(f"arange: step must not be 0, got start={start}, end={end}, step=0")
+    all_int = all(isinstance(v, int) for v in (start, end, step))
+    dtype = as_dtype(dtype, "int64" if all_int else None)
+    if not all_int:
+        start, end, step = float(start), float(end), float(step)
+    return dispatch(REGISTRY["arange"], (), {"start": start, "end": end, "step": step,
+                                             "dtype": dtype})
+
+
+def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
+    """`num` evenly spaced values from `start` to `stop` inclusive (dtype None: float32)."""
+    attrs = {"start": float(as_scalar("linspace", "start", start)),
+             "stop": float(as_scalar("linspace", "stop", stop)),
+             "num": _int_arg("linspace", "num", num), "dtype": as_dtype(dtype)}
+    return dispatch(REGISTRY["linspace"], (), attrs)
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None) -> Tensor:
+    """`num` values base ** t for t evenly spaced from `start` to `stop` inclusive."""
+    attrs = {"start": float(as_scalar("logspace", "start", start)),
+             "stop": float(as_scalar("logspace", "stop", stop)),
+             "num": _int_arg("logspace", "num", num),
+             "base": float(as_scalar("logspace", "base", base)), "dtype": as_dtype(dtype)}
+    return dispatch(REGISTRY["logspace"], (), attrs)
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
+    """A num_rows x num_columns matrix with ones on the diagonal (num_columns None: square).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.eye(2, dtype="int64")
+        Tensor(shape=[2, 2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [[1, 0],
+                [0, 1]])
+    """
+    rows = _int_arg("eye", "num_rows", num_rows)
+    cols = rows if num_columns is None else _int_arg("eye", "num_columns", num_columns)
+    return dispatch(REGISTRY["eye"], (), {"num_rows": rows, "num_columns": cols,
+                                          "dtype": as_dtype(dtype)})
+
+
+def diag(x, offset=0, padding_value=0, name=None) -> Tensor:
+    """1-D x: a square matrix with x on the `offset` diagonal (`padding_value` elsewhere);
+    2-D x: the `offset` diagonal as a 1-D tensor. Differentiable in x."""
+    return dispatch(REGISTRY["diag"], (x,), {
+        "offset": _int_arg("diag", "offset", offset, -2 ** 62),
+        "padding_value": fill_attr("diag", padding_value)})
+
+
+def diagflat(x, offset=0, name=None) -> Tensor:
+    """A square matrix with the flattened x on the `offset` diagonal."""
+    flat = call("reshape", x, shape=[-1])
+    return dispatch(REGISTRY["diag"], (flat,), {
+        "offset": _int_arg("diagflat", "offset", offset, -2 ** 62), "padding_value": 0})
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1) -> Tensor:
+    """Place the last dim of `input` on the `offset` diagonal of new dims (dim1, dim2)."""
+    return dispatch(REGISTRY["diag_embed"], (input,), {"offset": int(offset),
+                                                        "dim1": int(dim1), "dim2": int(dim2)})
+
+
+def meshgrid(*args, **kwargs) -> list:
+    """Coordinate grids ('ij' indexing) from k 1-D tensors: k tensors of shape [n1, ..., nk].
+
+    Accepts the tensors as separate arguments or as one list/tuple.
+    """
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    if not args:
+        raise ValueError("meshgrid: expected at least one 1-D tensor, got none")
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor) or a.ndim != 1:
+            kind = f"shape {a.shape}" if isinstance(a, Tensor) else type(a).__name__
+            raise ValueError(f"meshgrid: every input must be a 1-D Tensor; input {i} is {kind}")
+    shape = [a.shape[0] for a in args]
+    target = call("full", shape=shape, fill_value=False, dtype="bool")
+    outs = []
+    for i, a in enumerate(args):
+        view = [1] * len(args)
+        view[i] = shape[i]
+        outs.append(call("expand_as", call("reshape", a, shape=view), target))
+    return outs
+
+
+def tril(x, diagonal=0, name=None) -> Tensor:
+    """The lower triangle of the last two dims of x (above `diagonal` set to 0)."""
+    return dispatch(REGISTRY["tril"], (x,), {"diagonal": int(diagonal)})
+
+
+def triu(x, diagonal=0, name=None) -> Tensor:
+    """The upper triangle of the last two dims of x (below `diagonal` set to 0)."""
+    return dispatch(REGISTRY["triu"], (x,), {"diagonal": int(diagonal)})
+
+
+def tril_indices(row, col, offset=0, dtype="int64") -> Tensor:
+    """[2, N] coordinates of the lower triangle (col - row <= offset) of a row x col matrix."""
+    attrs = {"row": _int_arg("tril_indices", "row", row),
+             "col": _int_arg("tril_indices", "col", col), "offset": int(offset),
+             "dtype": as_dtype(dtype)}
+    return dispatch(REGISTRY["tril_indices"], (), attrs)
+
+
+def triu_indices(row, col=None, offset=0, dtype="int64") -> Tensor:
+    """[2, N] coordinates of the upper triangle (col - row >= offset); col None: row."""
+    row = _int_arg("triu_indices", "row", row)
+    col = row if col is None else _int_arg("triu_indices", "col", col)
+    attrs = {"row": row, "col": col, "offset": int(offset), "dtype": as_dtype(dtype)}
+    return dispatch(REGISTRY["triu_indices"], (), attrs)
+
+
+def vander(x, n=None, increasing=False, name=None) -> Tensor:
+    """The Vandermonde matrix of 1-D x: columns x ** (n-1), ..., x ** 0 (reversed when
+    `increasing`); n None gives a square matrix. Differentiable in x (a composite of pow)."""
+    if not isinstance(x, Tensor) or x.ndim != 1:
+        kind = f"shape {x.shape}" if isinstance(x, Tensor) else type(x).__name__
+        raise ValueError(f"vander: x must be a 1-D Tensor, got {kind}")
+    n = x.shape[0] if n is None else _int_arg("vander", "n", n)
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    exps = wrap(powers.astype(x._data.dtype))
+    col = call("reshape", x, shape=[-1, 1])
+    return col ** exps
+
+
+# --- copies --------------------------------------------------------------------------------
+
+def assign(x, output=None) -> Tensor:
+    """Copy x (a Tensor, NumPy array, or Python scalar/list) into a new tensor, or into
+    `output` when given (which is then returned). Differentiable in x."""
+    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+        x = to_tensor(x)
+    result = dispatch(REGISTRY["assign"], (x,))
+    if output is None:
+        return result
+    if not isinstance(output, Tensor):
+        raise TypeError(f"assign: output must be a Tensor or None, got "
+                        f"{type(output).__name__}")
+    return output._rebind(result)
+
+
+def clone(x, name=None) -> Tensor:
+    """A differentiable copy of x (gradients flow back to x)."""
+    return dispatch(REGISTRY["assign"], (x,))
+
+
+# --- parameters ---------------------------------------------------------------------------
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
+                     default_initializer=None) -> Parameter:
+    """A new trainable Parameter of `shape` and `dtype`.
+
+    Initial values: `attr.initializer` if `attr` (a ParamAttr-like object) has one, else
+    `default_initializer`, else zeros for biases and a Xavier-uniform draw (from the global
+    generator, so deterministic after paddle.seed) for weights. An initializer is any
+    callable `init(param)` that fills `param` in place (e.g. with `param.set_value`).
+
+    Args:
+        shape (list|tuple): dims of the parameter.
+        dtype (str|dtype): data type.
+        name (str, optional): parameter name (unique_name 'create_parameter_N.w_0' if None).
+        attr (ParamAttr, optional): may carry name, initializer, trainable, learning_rate.
+        is_bias (bool): zeros instead of Xavier for the default initializer.
+        default_initializer (callable, optional): init(param), used when attr has none.
+
+    Returns:
+        Parameter
+    """
+    dims = as_shape("create_parameter", shape)
+    npd = _dt.convert_dtype(as_dtype(dtype)).np
+    name = getattr(attr, "name", None) or name or unique_name.generate("create_parameter") + (
+        ".b_0" if is_bias else ".w_0")
+    trainable = getattr(attr, "trainable", True)
+    param = Parameter(np.zeros(dims, dtype=npd), name=name, trainable=trainable)
+    lr = getattr(attr, "learning_rate", None)
+    if lr is not None:
+        param.optimize_attr = {"learning_rate": lr}
+    init = getattr(attr, "initializer", None) or default_initializer
+    if init is not None:
+        init(param)
+    elif not is_bias and npd.kind == "f" and dims:
+        param._data = _xavier_uniform(dims).astype(npd)
+    return param
+
+
+def _xavier_uniform(dims: list) -> np.ndarray:
+    """Uniform(-a, a) with a = sqrt(6 / (fan_in + fan_out)), Paddle's fan convention."""
+    receptive = math.prod(dims[2:]) if len(dims) > 2 else 1
+    fan_in = dims[0] * receptive if len(dims) > 1 else dims[0]
+    fan_out = dims[1] * receptive if len(dims) > 1 else dims[0]
+    limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
+    return rng(next_seed()).uniform(-limit, limit, dims)
+
+
+# --- in-place Tensor methods -------------------------------------------------------------
+
+def zero_(x) -> Tensor:
+    """Set every element of x to 0 in place; returns x."""
+    return fill_(x, 0)
+
+
+def fill_(x, value) -> Tensor:
+    """Set every element of x to `value` in place (no gradient flows to x's old value)."""
+    check_inplace(x, "fill_")
+    result = dispatch(REGISTRY["full_like"], (x._alias(),),
+                      {"fill_value": fill_attr("fill_", value), "dtype": None})
+    return x._rebind(result)
+
+
+def fill_diagonal_(x, value, offset=0, wrap=False, name=None) -> Tensor:
+    """Set the diagonal of x (2-D, or all dims equal) to `value` in place; returns x.
+
+    `offset` shifts the diagonal right (positive) or left (negative); `wrap` continues the
+    diagonal below the first square block of a tall matrix.
+    """
+    check_inplace(x, "fill_diagonal_")
+    value = as_scalar("fill_diagonal_", "value", value)
+    result = dispatch(REGISTRY["fill_diagonal"], (x._alias(),),
+                      {"value": value, "offset": int(offset), "wrap": bool(wrap)})
+    return x._rebind(result)
