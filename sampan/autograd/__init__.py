@@ -12,6 +12,7 @@ from ..framework.flags import STATE
 from ..framework.tensor import Tensor, wrap
 from .engine import run_backward, unbroadcast  # noqa: F401
 from .py_layer import PyLayer, PyLayerContext  # noqa: F401
+from .functional import Jacobian, hessian, jacobian  # noqa: F401
 
 
 class no_grad:
