@@ -118,7 +118,7 @@ class Poisson(_Random):
         return x
 
     def compute(self, xp, x, seed=0):
-        return rng(seed).poisson(x.astype(xp.float64)).astype(x.dtype)
+        return xp.asarray(rng(seed).poisson(x.astype(xp.float64))).astype(x.dtype)
 
 
 @register
