@@ -407,14 +407,18 @@ def _xavier_uniform(dims: list) -> np.ndarray:
 
 def zero_(x) -> Tensor:
     """Set every element of x to 0 in place; returns x."""
-    return fill_(x, 0)
+    return _fill_inplace(x, 0, "zero_")
 
 
 def fill_(x, value) -> Tensor:
     """Set every element of x to `value` in place (no gradient flows to x's old value)."""
-    check_inplace(x, "fill_")
+    return _fill_inplace(x, value, "fill_")
+
+
+def _fill_inplace(x, value, api: str) -> Tensor:
+    check_inplace(x, api)
     result = dispatch(REGISTRY["full_like"], (x._alias(),),
-                      {"fill_value": fill_attr("fill_", value), "dtype": None})
+                      {"fill_value": fill_attr(api, value), "dtype": None})
     return x._rebind(result)
 
 
