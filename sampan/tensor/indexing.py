@@ -13,7 +13,12 @@ from ..ops.dispatch import dispatch, spec_of
 from ..ops.opdef import REGISTRY
 from ._helpers import check_inplace
 
-__all__ = ["take_along_axis", "put_along_axis"]
+__all__ = ["take_along_axis", "put_along_axis", "gather", "gather_nd", "scatter",
+           "scatter_nd", "scatter_nd_add", "index_select", "index_add", "index_put",
+           "index_fill", "take", "masked_fill", "slice", "strided_slice", "one_hot",
+           "diagonal", "diagonal_scatter", "select_scatter"]
+
+_pyslice = slice
 
 _GETITEM = REGISTRY["getitem"]
 _SETITEM = REGISTRY["setitem"]
@@ -69,7 +74,7 @@ def encode_index(x, key, api: str = "getitem"):
             items.append(None)
         elif k is Ellipsis:
             items.append("...")
-        elif isinstance(k, slice):
+        elif isinstance(k, _pyslice):
             items.append([_slice_part(k.start, api), _slice_part(k.stop, api),
                           _slice_part(k.step, api)])
         elif isinstance(k, (bool, np.bool_)):
@@ -201,3 +206,250 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     return dispatch(REGISTRY["put_along_axis"], (arr, indices, values),
                     {"axis": _int_axis(axis, "put_along_axis"), "reduce": reduce,
                      "include_self": bool(include_self), "broadcast": bool(broadcast)})
+
+
+def _op(name: str, *inputs, **attrs):
+    return dispatch(REGISTRY[name], inputs, attrs)
+
+
+def _const(x, value, api: str, arg: str = "value"):
+    """A Python scalar operand as an array of x's dtype; Tensors pass through."""
+    if isinstance(value, Tensor) or _is_var(value):
+        return value
+    try:
+        return np.asarray(value, dtype=x.dtype.np)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{api}: {arg} must be a number or a Tensor, got "
+                        f"{type(value).__name__} ({e})") from None
+
+
+def gather(x, index, axis=None, name=None):
+    """Gather the entries of `x` along `axis` at `index`.
+
+    Args:
+        x (Tensor): tensor with rank >= 1.
+        index (Tensor): 0-D or 1-D int32/int64 indices.
+        axis (int|Tensor, optional): the axis to gather along. Default None (0).
+
+    Returns:
+        Tensor: x's dtype; x's shape with len(index) on `axis` (axis removed for 0-D index).
+    """
+    axis = 0 if axis is None else _int_axis(axis, "gather")
+    return _op("gather", x, index, axis=axis)
+
+
+def index_select(x, index, axis=0, name=None):
+    """Select the entries of `x` along `axis` at the 1-D int tensor `index`.
+
+    Returns:
+        Tensor: x's dtype; x's shape with len(index) on `axis`.
+    """
+    if len(getattr(index, "shape", np.shape(index))) != 1:
+        raise ValueError(f"index_select: index must be a 1-D tensor, got shape "
+                         f"{list(getattr(index, 'shape', np.shape(index)))}")
+    return _op("gather", x, index, axis=_int_axis(axis, "index_select"))
+
+
+def gather_nd(x, index, name=None):
+    """Gather slices of `x` addressed by the last dim of `index`.
+
+    Returns:
+        Tensor: shape index.shape[:-1] + x.shape[index.shape[-1]:].
+    """
+    return _op("gather_nd", x, index)
+
+
+def scatter(x, index, updates, overwrite=True, name=None):
+    """Rows `index` of a copy of `x` replaced by (overwrite=True) or set to the sum of
+    (overwrite=False) the rows of `updates`.
+
+    Args:
+        x (Tensor): tensor with rank >= 1.
+        index (Tensor): 1-D int32/int64 row indices.
+        updates (Tensor): shape [len(index)] + x.shape[1:].
+        overwrite (bool): see above. Default True.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    return _op("scatter", x, index, updates, overwrite=bool(overwrite))
+
+
+def scatter_nd_add(x, index, updates, name=None):
+    """A copy of `x` with `updates` added at the positions addressed by `index`.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    return _op("scatter_nd_add", x, index, updates)
+
+
+def scatter_nd(index, updates, shape, name=None):
+    """Zeros of `shape` with `updates` added at the positions addressed by `index`.
+
+    Returns:
+        Tensor: updates' dtype, the given shape.
+    """
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    return _op("scatter_nd", index, updates, shape=[int(s) for s in shape])
+
+
+def index_add(x, index, axis, value, name=None):
+    """A copy of `x` with `value` added at `index` along `axis`.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    return _op("index_add", x, index, value, axis=_int_axis(axis, "index_add"))
+
+
+def index_put(x, indices, value, accumulate=False, name=None):
+    """A copy of `x` with x[indices] = value (or += value when accumulate).
+
+    Args:
+        x (Tensor): the destination.
+        indices (tuple[Tensor]): int or bool index tensors, one per leading dim of x.
+        value (Tensor|float): broadcast to the indexed region.
+        accumulate (bool): add instead of assigning. Default False.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    if not isinstance(indices, (list, tuple)):
+        raise TypeError(f"index_put: indices must be a tuple or list of Tensors, got "
+                        f"{type(indices).__name__}")
+    return setitem(x, tuple(indices), value, accumulate)
+
+
+def index_fill(x, index, axis, value, name=None):
+    """A copy of `x` filled with `value` at `index` (1-D) along `axis`.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    axis = _int_axis(axis, "index_fill")
+    if not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
+        raise IndexError(f"index_fill: axis {axis} is out of range for a tensor with "
+                         f"{x.ndim} dims")
+    key = (_pyslice(None),) * (axis % max(x.ndim, 1)) + (index,)
+    return setitem(x, key, _const(x, value, "index_fill"))
+
+
+def select_scatter(x, values, axis, index, name=None):
+    """A copy of `x` whose slice `index` along `axis` is replaced by `values`.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    axis = _int_axis(axis, "select_scatter")
+    if not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
+        raise IndexError(f"select_scatter: axis {axis} is out of range for a tensor with "
+                         f"{x.ndim} dims")
+    key = (_pyslice(None),) * (axis % max(x.ndim, 1)) + (int(index),)
+    return setitem(x, key, values)
+
+
+def take(x, index, mode="raise", name=None):
+    """Entries of the flattened `x` at `index`.
+
+    Args:
+        x (Tensor): the source.
+        index (Tensor): int32/int64 indices of any shape.
+        mode (str): 'raise' (-n <= index < n, else IndexError), 'wrap' or 'clip'.
+
+    Returns:
+        Tensor: x's dtype, index's shape.
+    """
+    return _op("take", x, index, mode=mode)
+
+
+def masked_fill(x, mask, value, name=None):
+    """where(mask, value, x) with mask broadcast against x.
+
+    Args:
+        x (Tensor): the source.
+        mask (Tensor): bool mask broadcastable with x.
+        value (float|Tensor): scalar or 0-D tensor.
+
+    Returns:
+        Tensor: x's dtype, the broadcast shape.
+    """
+    return _op("masked_fill", x, mask, _const(x, value, "masked_fill"))
+
+
+def _int_list(values, api: str, arg: str) -> list:
+    if isinstance(values, Tensor):
+        values = values.tolist()
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{api}: {arg} must be a list or tuple, got {type(values).__name__}")
+    return [int(v.item()) if isinstance(v, Tensor) else int(v) for v in values]
+
+
+def _sliced(x, api: str, axes, starts, ends, strides=None):
+    axes = _int_list(axes, api, "axes")
+    starts = _int_list(starts, api, "starts")
+    ends = _int_list(ends, api, "ends")
+    strides = [1] * len(axes) if strides is None else _int_list(strides, api, "strides")
+    if not len(axes) == len(starts) == len(ends) == len(strides):
+        raise ValueError(f"{api}: axes, starts, ends (and strides) must have the same "
+                         f"length, got {len(axes)}, {len(starts)}, {len(ends)}, "
+                         f"{len(strides)}")
+    key = [_pyslice(None)] * x.ndim
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        if not -x.ndim <= a < x.ndim:
+            raise IndexError(f"{api}: axis {a} is out of range for a tensor with {x.ndim} "
+                             f"dims")
+        if st == 0:
+            raise ValueError(f"{api}: strides must not be 0")
+        key[a % x.ndim] = _pyslice(s, e, st)
+    return getitem(x, tuple(key))
+
+
+def slice(input, axes, starts, ends):
+    """input[starts:ends] on each of `axes` (out-of-range bounds are clamped).
+
+    Returns:
+        Tensor: input's dtype, same rank.
+    """
+    return _sliced(input, "slice", axes, starts, ends)
+
+
+def strided_slice(x, axes, starts, ends, strides, name=None):
+    """x[starts:ends:strides] on each of `axes`.
+
+    Returns:
+        Tensor: x's dtype, same rank.
+    """
+    return _sliced(x, "strided_slice", axes, starts, ends, strides)
+
+
+def one_hot(x, num_classes, name=None):
+    """One-hot encoding of the int tensor `x`: float32 of shape x.shape + [num_classes].
+
+    Raises IndexError when an entry of x is outside [0, num_classes).
+    """
+    if isinstance(num_classes, Tensor):
+        num_classes = num_classes.item()
+    if not isinstance(num_classes, (int, np.integer)) or num_classes < 1:
+        raise ValueError(f"one_hot: num_classes must be a positive int, got {num_classes!r}")
+    return _op("one_hot", x, num_classes=int(num_classes))
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonals of `x` in the planes (axis1, axis2), appended as the last dim.
+
+    Returns:
+        Tensor: x's dtype.
+    """
+    return _op("diagonal", x, offset=int(offset), axis1=int(axis1), axis2=int(axis2))
+
+
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
+    """A copy of `x` with the (offset, axis1, axis2) diagonal replaced by `y`.
+
+    Returns:
+        Tensor: x's shape and dtype.
+    """
+    return _op("diagonal_scatter", x, y, offset=int(offset), axis1=int(axis1),
+               axis2=int(axis2))
