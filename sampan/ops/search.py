@@ -86,7 +86,7 @@ class ArgReduce(OpDef):
         return TensorSpec(shape, out)
 
     def compute(self, xp, x, axis=None, keepdim=False, dtype="int64"):
-        npd = _dt.convert_dtype(dtype).np
+        npd = _index_dtype(self.name, dtype).np
         if x.ndim == 0:
             norm_axis(self.name, 0 if axis is None else axis, 0)
             return xp.zeros((), npd)
@@ -387,7 +387,7 @@ class Unique(OpDef):
         return out, TensorSpec((-1,), idx), TensorSpec((n,), idx), TensorSpec((-1,), idx)
 
     def compute(self, xp, x, axis=None, dtype="int64"):
-        npd = _dt.convert_dtype(dtype).np
+        npd = _index_dtype(self.name, dtype).np
         ax = None if axis is None else axis % max(x.ndim, 1)
         rows = _moved(xp, x, ax)
         _, index, inverse, counts = xp.unique(rows, return_index=True, return_inverse=True,
@@ -410,7 +410,7 @@ class UniqueConsecutive(OpDef):
         return out, TensorSpec((n,), idx), TensorSpec((-1,), idx)
 
     def compute(self, xp, x, axis=None, dtype="int64"):
-        npd = _dt.convert_dtype(dtype).np
+        npd = _index_dtype(self.name, dtype).np
         ax = None if axis is None else axis % max(x.ndim, 1)
         rows = _moved(xp, x, ax)
         starts = xp.ones(rows.shape[0], bool)
