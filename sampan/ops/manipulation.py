@@ -53,6 +53,11 @@ def axis_list(api: str, axis, ndim: int, arg: str = "axis") -> list:
     return out
 
 
+def _attr(op: OpDef, ctx, name: str):
+    """An attr as the vjp sees it; a caller of `call` may have left defaults out."""
+    return ctx.attrs.get(name, op.attrs[name])
+
+
 def _same_dim(a: int, b: int) -> bool:
     return a == b or a == -1 or b == -1
 
@@ -192,7 +197,7 @@ class Transpose(OpDef):
         return xp.transpose(x, check_perm(self.name, perm, x.shape))
 
     def vjp(self, ctx, g):
-        perm = [p % max(g.ndim, 1) for p in ctx.perm]
+        perm = [p % max(g.ndim, 1) for p in _attr(self, ctx, "perm")]
         inv = [0] * len(perm)
         for i, p in enumerate(perm):
             inv[p] = i
@@ -241,7 +246,7 @@ class Concat(OpDef):
         return xp.concatenate(x, axis=axis)
 
     def vjp(self, ctx, g):
-        ax = axis_list(self.name, ctx.axis, g.ndim)[0]
+        ax = axis_list(self.name, _attr(self, ctx, "axis"), g.ndim)[0]
         parts = call("split", g, num_or_sections=[t.shape[ax] for t in ctx.x], axis=ax)
         return ([p if need else None for p, need in zip(parts, ctx.needs[0])],)
 
@@ -316,7 +321,7 @@ class Split(MultiOut):
         return tuple(xp.split(x, bounds, axis=ax))
 
     def vjp(self, ctx, *grads):
-        return (call("concat", list(grads), axis=ctx.axis),)
+        return (call("concat", list(grads), axis=_attr(self, ctx, "axis")),)
 
 
 @register
@@ -346,7 +351,7 @@ class Stack(OpDef):
         return xp.stack(x, axis=axis)
 
     def vjp(self, ctx, g):
-        ax = norm_axis(self.name, ctx.axis, g.ndim)
+        ax = norm_axis(self.name, _attr(self, ctx, "axis"), g.ndim)
         parts = call("split", g, num_or_sections=g.shape[ax], axis=ax)
         return ([call("squeeze", p, axis=[ax]) if need else None
                  for p, need in zip(parts, ctx.needs[0])],)
@@ -381,7 +386,8 @@ class Tile(OpDef):
         return xp.tile(xp.reshape(x, src), reps)
 
     def vjp(self, ctx, g):
-        src, reps, _ = _tile_shapes(self.name, tuple(ctx.x.shape), ctx.repeat_times)
+        reps = _attr(self, ctx, "repeat_times")
+        src, reps, _ = _tile_shapes(self.name, tuple(ctx.x.shape), reps)
         inter = []
         for r, d in zip(reps, src):
             inter += [r, d]
@@ -472,7 +478,7 @@ class Flip(OpDef):
         return xp.flip(x, axis=tuple(axes)) if axes else x.copy()
 
     def vjp(self, ctx, g):
-        return (call("flip", g, axis=ctx.axis),)
+        return (call("flip", g, axis=_attr(self, ctx, "axis")),)
 
 
 def _roll_args(api: str, shifts, axis, ndim: int):
@@ -508,7 +514,8 @@ class Roll(OpDef):
         return xp.roll(x, shifts, axis=axes)
 
     def vjp(self, ctx, g):
-        return (call("roll", g, shifts=[-s for s in ctx.shifts], axis=ctx.axis),)
+        shifts = [-s for s in _attr(self, ctx, "shifts")]
+        return (call("roll", g, shifts=shifts, axis=_attr(self, ctx, "axis")),)
 
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
@@ -559,9 +566,9 @@ class Pad(OpDef):
     def vjp(self, ctx, g):
         shape = list(g.shape)
         for ax in range(len(shape)):
-            b, a = ctx.pad[2 * ax], ctx.pad[2 * ax + 1]
+            b, a = _attr(self, ctx, "pad")[2 * ax], _attr(self, ctx, "pad")[2 * ax + 1]
             if b or a:
-                g = _pad_axis_vjp(g, ax, b, a, ctx.mode)
+                g = _pad_axis_vjp(g, ax, b, a, _attr(self, ctx, "mode"))
         return (g,)
 
 
@@ -646,7 +653,8 @@ class Crop(OpDef):
         return x[idx].copy()
 
     def vjp(self, ctx, g):
-        offsets, size = crop_box(self.name, tuple(ctx.x.shape), ctx.shape, ctx.offsets)
+        offsets, size = crop_box(self.name, tuple(ctx.x.shape), _attr(self, ctx, "shape"),
+                                 _attr(self, ctx, "offsets"))
         pad = []
         for n, o, s in zip(ctx.x.shape, offsets, size):
             pad += [o, n - o - s]
@@ -695,13 +703,13 @@ class RepeatInterleave(OpDef):
 
     def vjp(self, ctx, g):
         shape = list(ctx.x.shape)
-        if ctx.axis is None or not shape:
+        if _attr(self, ctx, "axis") is None or not shape:
             g = call("reshape", g, shape=[-1])
             ax, n = 0, math.prod(shape)
         else:
-            ax = norm_axis(self.name, ctx.axis, len(shape))
+            ax = norm_axis(self.name, _attr(self, ctx, "axis"), len(shape))
             n = shape[ax]
-        reps = ctx.repeats
+        reps = _attr(self, ctx, "repeats")
         if not isinstance(reps, int) and len(reps) == 1:
             reps = reps[0]
         if isinstance(reps, int):
@@ -826,7 +834,8 @@ class Unfold(OpDef):
 
     def vjp(self, ctx, g):
         # window w, element j of the output came from x[w * step + j]
-        ax, size, step = ctx.axis % ctx.x.ndim, ctx.size, ctx.step
+        ax = _attr(self, ctx, "axis") % ctx.x.ndim
+        size, step = _attr(self, ctx, "size"), _attr(self, ctx, "step")
         count = g.shape[ax]
         n = ctx.x.shape[ax]
         total = None

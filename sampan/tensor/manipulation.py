@@ -628,7 +628,7 @@ def tensordot(x, y, axes=2, name=None):
     n = math.prod(sy[i] for i in free_y)
     a2 = _op("reshape", _op("transpose", x, perm=free_x + ax_x), shape=[m, k])
     b2 = _op("reshape", _op("transpose", y, perm=ax_y + free_y), shape=[k, n])
-    out = call("matmul", a2, b2)
+    out = call("matmul", a2, b2, transpose_x=False, transpose_y=False)
     return _op("reshape", out, shape=[sx[i] for i in free_x] + [sy[i] for i in free_y])
 
 
