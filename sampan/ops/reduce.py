@@ -130,7 +130,8 @@ class _Extreme(Reduction):
 
     def compute(self, xp, x, axis=None, keepdim=False):
         axes = reduce_axes(self.name, axis, x.ndim)
-        if x.size == 0:
+        if x.size == 0 and reduced_count(x.shape, axes) == 0 and math.prod(
+                reduced_shape(x.shape, axes, keepdim)) > 0:
             raise ValueError(f"{self.name}: x (shape {list(x.shape)}) is empty; the "
                              f"{self.fn}imum of an empty tensor is undefined")
         return getattr(xp, self.fn)(x, axis=axes, keepdims=keepdim)
