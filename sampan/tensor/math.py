@@ -270,7 +270,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002
                          f"{y.shape[0]}")
     _check_number("addmm", "beta", beta, False)
     _check_number("addmm", "alpha", alpha, False)
-    prod = call("matmul", x, y)
+    prod = call("matmul", x, y, transpose_x=False, transpose_y=False)
     return call("scale", input, scale=float(beta), bias=0.0, bias_after_scale=True) + \
         call("scale", prod, scale=float(alpha), bias=0.0, bias_after_scale=True)
 
