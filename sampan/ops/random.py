@@ -180,3 +180,48 @@ class Multinomial(_Random):
                                  f"without replacement")
             out[i] = gen.choice(w.size, num_samples, replace=replacement, p=w / total)
         return out.reshape(x.shape[:-1] + (num_samples,))
+
+
+@register
+class Cauchy(_Random):
+    """out ~ Cauchy(loc, scale) elementwise, shaped and typed like x (Tensor.cauchy_)."""
+
+    name = "cauchy"
+    attrs = {"loc": 0.0, "scale": 1.0, "seed": 0}
+    saves = ()
+    check = True
+
+    def infer(self, x, loc=0.0, scale=1.0, seed=0):
+        if x.dtype.kind != "f":
+            raise TypeError(f"cauchy_: x must be a floating point tensor, got {x.dtype.name}")
+        return x
+
+    def compute(self, xp, x, loc=0.0, scale=1.0, seed=0):
+        u = rng(seed).random(x.shape)
+        return xp.asarray(loc + scale * xp.tan(xp.pi * (u - 0.5))).astype(x.dtype)
+
+
+@register
+class Geometric(_Random):
+    """out = log(u) / log(1 - probs), u ~ U(0, 1], shaped and typed like x (Tensor.geometric_).
+
+    NOTE: like Paddle's geometric_, the values are not rounded up to integers: this is the
+    continuous (exponential) relaxation whose ceiling is Geometric(probs) on {1, 2, ...}.
+    """
+
+    name = "geometric"
+    attrs = {"probs": 0.5, "seed": 0}
+    saves = ()
+    check = True
+
+    def infer(self, x, probs=0.5, seed=0):
+        if x.dtype.kind != "f":
+            raise TypeError(f"geometric_: x must be a floating point tensor, got "
+                            f"{x.dtype.name}")
+        if not 0 < probs < 1:
+            raise ValueError(f"geometric_: probs must be in (0, 1), got {probs}")
+        return x
+
+    def compute(self, xp, x, probs=0.5, seed=0):
+        u = 1.0 - rng(seed).random(x.shape)  # in (0, 1]
+        return xp.asarray(xp.log(u) / xp.log1p(-probs)).astype(x.dtype)

@@ -7,7 +7,7 @@ and `ops`.
 from __future__ import annotations
 
 from ..framework import dtype as _dt
-from ..framework.random import next_seed
+from ..framework.random import get_rng_state, next_seed, set_rng_state
 from ..framework.tensor import Tensor
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY, broadcast_shapes
@@ -16,7 +16,8 @@ from .creation import as_dtype, as_scalar, as_shape
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "uniform", "normal",
            "standard_normal", "bernoulli", "multinomial", "poisson", "uniform_", "normal_",
-           "exponential_"]
+           "exponential_", "cauchy_", "geometric_", "get_cuda_rng_state",
+           "set_cuda_rng_state"]
 
 
 def _float_dtype(api: str, dtype) -> str:
@@ -209,3 +210,39 @@ def exponential_(x, lam=1.0, name=None) -> Tensor:
         raise ValueError(f"exponential_: lam must be positive, got {lam}")
     out = dispatch(REGISTRY["exponential"], (x._alias(),), {"lam": lam, "seed": next_seed()})
     return x._rebind(out)
+
+
+def cauchy_(x, loc=0, scale=1, name=None) -> Tensor:
+    """Fill x in place with samples from Cauchy(loc, scale); returns x."""
+    check_inplace(x, "cauchy_")
+    scale = float(as_scalar("cauchy_", "scale", scale))
+    if scale <= 0:
+        raise ValueError(f"cauchy_: scale must be positive, got {scale}")
+    out = dispatch(REGISTRY["cauchy"], (x._alias(),), {
+        "loc": float(as_scalar("cauchy_", "loc", loc)), "scale": scale, "seed": next_seed()})
+    return x._rebind(out)
+
+
+def geometric_(x, probs, name=None) -> Tensor:
+    """Fill x in place with log(u) / log(1 - probs), u ~ U(0, 1] (as Paddle does: the values
+    are not rounded, so ceil(x) ~ Geometric(probs) on {1, 2, ...}); returns x.
+
+    probs: a float in (0, 1) or a one-element Tensor.
+    """
+    check_inplace(x, "geometric_")
+    probs = float(as_scalar("geometric_", "probs", probs))
+    if not 0 < probs < 1:
+        raise ValueError(f"geometric_: probs must be in (0, 1), got {probs}")
+    out = dispatch(REGISTRY["geometric"], (x._alias(),), {"probs": probs,
+                                                          "seed": next_seed()})
+    return x._rebind(out)
+
+
+def get_cuda_rng_state() -> list:
+    """The generator state (sampan has one CPU generator; same as paddle.get_rng_state)."""
+    return get_rng_state()
+
+
+def set_cuda_rng_state(state_list) -> None:
+    """Restore a state from get_cuda_rng_state (same as paddle.set_rng_state)."""
+    set_rng_state(state_list)

@@ -23,6 +23,8 @@ _DRAWS = {
     "uniform_": lambda: paddle.zeros([5]).uniform_(),
     "normal_": lambda: paddle.zeros([5]).normal_(),
     "exponential_": lambda: paddle.zeros([5]).exponential_(),
+    "cauchy_": lambda: paddle.zeros([5]).cauchy_(),
+    "geometric_": lambda: paddle.zeros([5]).geometric_(0.3),
 }
 
 
@@ -66,7 +68,7 @@ def test_uniform_explicit_seed_ignores_global_stream():
 
 def test_random_ops_are_marked_random():
     for name in ("uniform", "normal", "randint", "randperm", "bernoulli", "poisson",
-                 "multinomial", "exponential"):
+                 "multinomial", "exponential", "cauchy", "geometric"):
         assert REGISTRY[name].random and "seed" in REGISTRY[name].attrs
 
 
@@ -134,6 +136,29 @@ def test_bernoulli_poisson_exponential_statistics():
     assert abs(pois.mean() - 4) < 0.1 and abs(pois.var() - 4) < 0.3
     e = paddle.zeros([N]).exponential_(lam=2.0).numpy()
     assert e.min() >= 0 and abs(e.mean() - 0.5) < 0.03
+
+
+def test_cauchy_and_geometric_statistics():
+    paddle.seed(0)
+    c = paddle.zeros([N], "float64").cauchy_(loc=2.0, scale=0.5).numpy()
+    assert abs(np.median(c) - 2.0) < 0.05
+    assert abs(np.percentile(c, 75) - np.percentile(c, 25) - 1.0) < 0.1  # IQR = 2 * scale
+    g = paddle.zeros([N]).geometric_(0.25).numpy()
+    assert g.min() >= 0
+    k = np.ceil(g)  # ceil of the relaxation ~ Geometric(0.25) on {1, 2, ...}: mean 1 / p
+    assert abs(k.mean() - 4.0) < 0.15
+    with pytest.raises(ValueError, match="geometric_: probs must be in \\(0, 1\\)"):
+        paddle.zeros([2]).geometric_(1.5)
+    with pytest.raises(ValueError, match="cauchy_: scale must be positive"):
+        paddle.zeros([2]).cauchy_(scale=0)
+
+
+def test_cuda_rng_state_aliases():
+    paddle.seed(9)
+    state = paddle.get_cuda_rng_state()
+    a = paddle.rand([3]).numpy()
+    paddle.set_cuda_rng_state(state)
+    np.testing.assert_array_equal(paddle.rand([3]).numpy(), a)
 
 
 def test_multinomial():

@@ -126,6 +126,34 @@ def _ref_exponential(x, lam=1.0):
     return _gen().exponential(1.0 / lam, x.shape).astype(x.dtype)
 
 
+def _cauchy(x, loc=0.0, scale=1.0):
+    return x.clone().cauchy_(loc, scale)
+
+
+def _ref_cauchy(x, loc=0.0, scale=1.0):
+    u = _gen().random(x.shape)
+    return np.asarray(loc + scale * np.tan(np.pi * (u - 0.5))).astype(x.dtype)
+
+
+def _cauchy_samples(rng_, dtype):
+    return [Sample((np.zeros((3, 4), dtype),), {"loc": 1.0, "scale": 0.5}),
+            Sample((np.zeros((), dtype),), name="0-d")]
+
+
+def _geometric(x, probs=0.5):
+    return x.clone().geometric_(probs)
+
+
+def _ref_geometric(x, probs=0.5):
+    u = 1.0 - _gen().random(x.shape)
+    return np.asarray(np.log(u) / np.log1p(-probs)).astype(x.dtype)
+
+
+def _geometric_samples(rng_, dtype):
+    return [Sample((np.zeros((3, 4), dtype),), {"probs": 0.3}),
+            Sample((np.zeros((0,), dtype),), {"probs": 0.9}, name="empty")]
+
+
 def _multinomial_samples(rng_, dtype):
     w1 = np.array([0.1, 0.0, 0.6, 0.3], dtype)
     w2 = rng_.uniform(0.1, 1, (3, 5)).astype(dtype)
@@ -172,6 +200,9 @@ ENTRIES = [
     OpEntry("poisson", _seeded(paddle.poisson), _ref_poisson, _rate_samples, dtypes=_F,
             grad=False),
     OpEntry("exponential", _seeded(_exponential), _ref_exponential, _exp_samples, dtypes=_F,
+            grad=False),
+    OpEntry("cauchy", _seeded(_cauchy), _ref_cauchy, _cauchy_samples, dtypes=_F, grad=False),
+    OpEntry("geometric", _seeded(_geometric), _ref_geometric, _geometric_samples, dtypes=_F,
             grad=False),
     OpEntry("multinomial", _seeded(paddle.multinomial), _ref_multinomial, _multinomial_samples,
             dtypes=_F, grad=False),
