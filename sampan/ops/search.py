@@ -51,7 +51,9 @@ class Where(OpDef):
 
     def compute(self, xp, condition, x, y):
         out = xp.where(condition, x, y)
-        return out if out.dtype == x.dtype or x.dtype != y.dtype else out.astype(x.dtype)
+        if x.dtype == y.dtype:
+            return out
+        return out.astype(_dt.promote_types(_dt.from_numpy(x.dtype), _dt.from_numpy(y.dtype)).np)
 
     def vjp(self, ctx, g):
         cond = ctx.condition
