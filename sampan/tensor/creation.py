@@ -323,15 +323,22 @@ def triu_indices(row, col=None, offset=0, dtype="int64") -> Tensor:
 
 def vander(x, n=None, increasing=False, name=None) -> Tensor:
     """The Vandermonde matrix of 1-D x: columns x ** (n-1), ..., x ** 0 (reversed when
-    `increasing`); n None gives a square matrix. Differentiable in x (a composite of pow)."""
+    `increasing`); n None gives a square matrix.
+
+    A composite of repeated multiplication (not pow), so gradients of every order are exact,
+    also at x = 0.
+    """
     if not isinstance(x, Tensor) or x.ndim != 1:
         kind = f"shape {x.shape}" if isinstance(x, Tensor) else type(x).__name__
         raise ValueError(f"vander: x must be a 1-D Tensor, got {kind}")
     n = x.shape[0] if n is None else _int_arg("vander", "n", n)
-    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
-    exps = wrap(powers.astype(x._data.dtype))
-    col = call("reshape", x, shape=[-1, 1])
-    return col ** exps
+    if n == 0:
+        return dispatch(REGISTRY["full"], (), {"shape": [x.shape[0], 0], "fill_value": 0,
+                                               "dtype": x.dtype.name})
+    cols = [dispatch(REGISTRY["full_like"], (x,), {"fill_value": 1, "dtype": None})]
+    for _ in range(n - 1):
+        cols.append(cols[-1] * x)
+    return call("stack", cols if increasing else cols[::-1], axis=1)
 
 
 # --- copies --------------------------------------------------------------------------------

@@ -193,6 +193,11 @@ def test_vander():
     np.testing.assert_allclose(paddle.vander(x).numpy(), np.vander([1.0, 2.0, 3.0]))
     np.testing.assert_allclose(paddle.vander(x, 2, increasing=True).numpy(),
                                np.vander([1.0, 2.0, 3.0], 2, increasing=True))
+    assert paddle.vander(x, 0).shape == [3, 0]
+    assert paddle.vander(paddle.to_tensor([2, 3]), 3).numpy().tolist() == [[4, 2, 1], [9, 3, 1]]
+    z = paddle.to_tensor([0.0, 2.0], stop_gradient=False)
+    paddle.vander(z, 3).sum().backward()  # d/dz (z^2 + z + 1) = 2z + 1, finite at 0
+    np.testing.assert_allclose(z.grad.numpy(), [1.0, 5.0])
     with pytest.raises(ValueError, match="vander: x must be a 1-D Tensor"):
         paddle.vander(paddle.ones([2, 2]))
 

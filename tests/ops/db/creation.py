@@ -189,6 +189,13 @@ def _meshgrid_samples(rng, dtype):
             Sample((r(0), r(2)), name="empty")]
 
 
+def _vander_samples(rng, dtype):
+    def r(*shape):
+        return rng.uniform(-2, 2, shape).astype(dtype)
+    return [Sample((r(3),)), Sample((r(4),), {"n": 2, "increasing": True}, name="increasing"),
+            Sample((np.array([0.0, 1.5], dtype),), {"n": 4}, name="zero")]
+
+
 def _meshgrid(*xs):
     return paddle.meshgrid(*xs)
 
@@ -237,6 +244,8 @@ ENTRIES = [
             dtypes=("float64", "float32", "int64")),
     OpEntry("assign", paddle.clone, np.copy, _assign_samples, name="clone"),
     OpEntry("fill_diagonal", _fill_diagonal, _ref_fill_diagonal, _fill_diagonal_samples),
+    OpEntry("full_like", paddle.vander, lambda x, n=None, increasing=False: np.vander(
+        x, n, increasing), _vander_samples, name="vander"),
     OpEntry("full", _meshgrid, lambda *xs: np.meshgrid(*xs, indexing="ij"),
             _meshgrid_samples, name="meshgrid"),
 ]
