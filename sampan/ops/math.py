@@ -298,7 +298,7 @@ class Atan2(Binary):
         return out if out.dtype.kind in "fc" else out.with_dtype(_dt.float64)
 
     def compute(self, xp, x, y):
-        if x.dtype.kind not in "fc":
+        if x.dtype.kind not in "fcV":  # V: bfloat16
             x, y = x.astype(xp.float64), y.astype(xp.float64)
         return xp.arctan2(x, y)
 
@@ -527,9 +527,10 @@ class Multiplex(OpDef):
         if index.dtype.kind not in "iu":
             raise TypeError(f"multiplex: index must be an int32 or int64 tensor, got "
                             f"{index.dtype.name}")
-        if not first.shape or index.shape not in ((first.shape[0], 1), (first.shape[0],)):
-            raise ValueError(f"multiplex: index must have shape [{first.shape[0] if first.shape else '?'}, 1] "
-                             f"(one entry per row of the inputs), got {list(index.shape)}")
+        rows = first.shape[0] if first.shape else None
+        if rows is None or index.shape not in ((rows, 1), (rows,), (-1, 1), (-1,)):
+            raise ValueError(f"multiplex: index must have shape [{rows}, 1] (one entry per "
+                             f"row of the inputs), got {list(index.shape)}")
         return first
 
     def compute(self, xp, inputs, index):

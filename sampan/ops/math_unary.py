@@ -408,6 +408,8 @@ class Sigmoid(UnaryFloat):
 
     def compute(self, xp, x):
         x = as_float(xp, x)
+        if x.dtype.kind == "c":
+            return 1.0 / (1.0 + xp.exp(-x))
         return keep(xp.special.expit(x), x)
 
     def vjp(self, ctx, g):

@@ -1,4 +1,4 @@
-"""Public math functions (paddle.add, paddle.exp, paddle.clip, ...): Paddle signatures over dispatch.
+"""Public math functions (paddle.add, paddle.exp, paddle.clip, ...) over dispatch.
 
 Imports `framework` and `ops`.
 """

@@ -278,7 +278,7 @@ def test_increment_grad_is_identity_for_non_leaf():
 
 def test_addmm_matches_numpy_and_has_grads():
     rng = np.random.default_rng(0)
-    inp, a, b = rng.standard_normal((2, 4)), rng.standard_normal((2, 3)), rng.standard_normal((3, 4))
+    inp, a, b = (rng.standard_normal(s) for s in ((2, 4), (2, 3), (3, 4)))
     ti, ta, tb = t(inp, grad=True), t(a, grad=True), t(b, grad=True)
     out = paddle.addmm(ti, ta, tb, beta=0.5, alpha=2.0)
     np.testing.assert_allclose(out.numpy(), 0.5 * inp + 2.0 * a @ b, rtol=1e-12)

@@ -86,7 +86,8 @@ def _clip_ref(x, min=None, max=None):  # noqa: A002
 def _scale_samples(rng, dtype):
     x = rng.uniform(-2, 2, (3, 4)).astype(dtype)
     return [Sample((x,), {"scale": 2.5, "bias": 1.0}),
-            Sample((x,), {"scale": -0.5, "bias": 2.0, "bias_after_scale": False}, name="bias-first"),
+            Sample((x,), {"scale": -0.5, "bias": 2.0, "bias_after_scale": False},
+                   name="bias-first"),
             Sample((np.asarray(1.0, dtype),), {"scale": 3.0}, name="0-d"),
             Sample((np.zeros((0, 3), dtype),), {"scale": 3.0}, name="empty")]
 
