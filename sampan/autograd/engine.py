@@ -16,8 +16,9 @@ class _Ctx:
     """What a vjp sees: saved inputs and outputs by name, attrs by name, `needs` per input."""
 
     def __init__(self, node) -> None:
-        self.__dict__.update(node.attrs)
-        self.attrs = node.attrs
+        attrs = {**node.op.attrs, **node.attrs}  # defaults first: callers may omit attrs
+        self.__dict__.update(attrs)
+        self.attrs = attrs
 
 
 def _build_ctx(node) -> _Ctx:

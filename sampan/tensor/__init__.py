@@ -43,6 +43,8 @@ for _name in TENSOR_METHODS:
 def _forward_operator(op):
     def operator(self, other):
         if other.__class__ is not Tensor:
+            if other is None and op.name in ("equal", "not_equal"):
+                return op.name == "not_equal"  # Paddle: `t == None` is False
             other = operand(self, other)
         return dispatch(op, (self, other))
     operator.__name__ = f"__{op.name}__"

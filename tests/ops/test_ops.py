@@ -111,7 +111,9 @@ def test_infer_matches_compute(entry):
                 for k, (spec, t) in enumerate(zip(inferred, actual)):
                     if spec is None:
                         continue
-                    assert tuple(spec.shape) == tuple(t.shape), (
+                    # -1 marks a data-dependent size (nonzero, unique): only the rank is known
+                    assert len(spec.shape) == t.ndim and all(
+                        s in (-1, a) for s, a in zip(spec.shape, t.shape)), (
                         f"{entry.op}[{s.name}] output {k}: infer shape {spec.shape} vs {t.shape}")
                     assert spec.dtype == t.dtype, (
                         f"{entry.op}[{s.name}] output {k}: infer dtype {spec.dtype} vs {t.dtype}")
