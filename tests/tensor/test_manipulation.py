@@ -328,3 +328,31 @@ def test_methods_are_bound():
     assert x.unsqueeze(0).squeeze(0).shape == [2, 3]
     assert x.expand([4, 2, 3]).shape == [4, 2, 3]
     assert x.unfold(1, 2, 1).shape == [2, 2, 2]
+
+
+def test_infer_with_unknown_dims():
+    from sampan.ops import REGISTRY
+    from sampan.ops.opdef import TensorSpec
+    x = TensorSpec([-1, 3, 4], "float32")
+    assert REGISTRY["transpose"].infer(x, perm=[2, 0, 1]).shape == (4, -1, 3)
+    assert REGISTRY["flatten"].infer(x, start_axis=0, stop_axis=1).shape == (-1, 4)
+    assert REGISTRY["flatten"].infer(x, start_axis=1, stop_axis=2).shape == (-1, 12)
+    assert REGISTRY["concat"].infer([x, x], axis=1).shape == (-1, 6, 4)
+    assert REGISTRY["concat"].infer([x, x], axis=0).shape == (-1, 3, 4)
+    outs = REGISTRY["split"].infer(x, num_or_sections=[1, -1], axis=1)
+    assert [o.shape for o in outs] == [(-1, 1, 4), (-1, 2, 4)]
+    assert REGISTRY["tile"].infer(x, repeat_times=[2, 2, 1]).shape == (-1, 6, 4)
+    assert REGISTRY["expand"].infer(x, shape=[2, -1, 3, 4]).shape == (2, -1, 3, 4)
+    assert REGISTRY["pad"].infer(x, pad=[0, 0, 1, 1, 0, 2], mode="reflect",
+                                 value=0.0).shape == (-1, 5, 6)
+    assert REGISTRY["unfold"].infer(x, axis=2, size=2, step=2).shape == (-1, 3, 2, 2)
+    assert REGISTRY["stack"].infer([x, x], axis=1).shape == (-1, 2, 3, 4)
+
+
+def test_concat_grad_only_where_needed():
+    a = _t(np.ones((2, 2)), grad=True)
+    b = _t(np.ones((1, 2)))
+    out = paddle.concat([a, b]) * _t(np.arange(6.0).reshape(3, 2))
+    (g,) = paddle.grad([out.sum()], [a])
+    np.testing.assert_array_equal(g.numpy(), [[0, 1], [2, 3]])
+    assert b.grad is None
