@@ -511,6 +511,16 @@ def _full_slices(n: int) -> list:
     return [[None, None, None]] * n
 
 
+def _gather_index_shape(api: str, shape: tuple) -> tuple:
+    """gather takes a 0-D or 1-D index; the legacy [N, 1] form counts as [N]."""
+    if len(shape) == 2 and shape[1] == 1:
+        return shape[:1]
+    if len(shape) > 1:
+        raise ValueError(f"{api}: index must be a 0-D or 1-D tensor, got shape "
+                         f"{list(shape)}")
+    return tuple(shape)
+
+
 @register
 class Gather(OpDef):
     """out = x gathered along `axis` at the rows of a 0-D or 1-D int `index`
@@ -526,20 +536,23 @@ class Gather(OpDef):
         _check_index_dtype(self.name, index, "index")
         if x.ndim == 0:
             raise ValueError(f"{self.name}: x must have at least 1 dim, got a 0-D tensor")
-        if index.ndim > 1:
-            raise ValueError(f"{self.name}: index must be a 0-D or 1-D tensor, got shape "
-                             f"{list(index.shape)}")
         axis = norm_axis(self.name, axis, x.ndim)
-        return x.with_shape(x.shape[:axis] + index.shape + x.shape[axis + 1:])
+        return x.with_shape(x.shape[:axis] + _gather_index_shape(self.name, index.shape)
+                            + x.shape[axis + 1:])
 
     def compute(self, xp, x, index, axis=0):
         axis = norm_axis(self.name, axis, x.ndim)
+        if index.ndim > 1:
+            index = index.reshape(_gather_index_shape(self.name, index.shape))
         check_index_range(self.name, index, x.shape[axis], f"axis {axis} of x")
         return xp.take(x, index, axis=axis)
 
     def vjp(self, ctx, g):
         axis = norm_axis(self.name, ctx.axis, ctx.x.ndim)
-        gx = call("setitem", zeros_like(ctx.x), g, [ctx.index],
+        index = ctx.index
+        if index.ndim > 1:
+            index = call("reshape", index, shape=[-1])
+        gx = call("setitem", zeros_like(ctx.x), g, [index],
                   index=_full_slices(axis) + ["t"], accumulate=True)
         return gx, None
 

@@ -128,6 +128,10 @@ def _masks_to_ints(x, items, tensors, api):
 def getitem(x, key):
     """x[key] with NumPy semantics; int indices remove their dim (0-D for full indexing)."""
     index, tensors = encode_index(x, key, "getitem")
+    if isinstance(x, Tensor) and x._node is not None:
+        # NOTE: the vjp reads only x's shape; a private handle keeps a later in-place
+        # change of x (h[0] = ...) from tripping the saved-tensor version check.
+        x = x._alias()
     return dispatch(_GETITEM, (x, tensors), {"index": index})
 
 

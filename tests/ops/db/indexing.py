@@ -160,11 +160,12 @@ def _gather_samples(rng, dtype):
             Sample((_r(rng, dtype, 2, 4, 3), _idx(1, 3), 1), name="axis1"),
             Sample((_r(rng, dtype, 4, 3), np.array(2, dtype=np.int32), -1), name="0-d-index"),
             Sample((_r(rng, dtype, 3, 4).T, _idx(0, 2)), name="non-contiguous"),
-            Sample((_r(rng, dtype, 4, 3), _idx()), name="empty")]
+            Sample((_r(rng, dtype, 4, 3), _idx()), name="empty"),
+            Sample((_r(rng, dtype, 4, 3), _idx([1], [1], [2]), 1), name="legacy-n-1")]
 
 
 def _np_gather(x, index, axis=0):
-    return np.take(x, index, axis=axis)
+    return np.take(x, index.reshape(-1) if index.ndim == 2 else index, axis=axis)
 
 
 def _gather_nd_samples(rng, dtype):
@@ -364,7 +365,8 @@ ENTRIES = [
     _put_entry("amin", include_self=False, dups=False),
     OpEntry("gather", paddle.gather, _np_gather, _gather_samples),
     OpEntry("gather", paddle.index_select, _np_gather,
-            lambda rng, dt: [x for x in _gather_samples(rng, dt) if x.name != "0-d-index"],
+            lambda rng, dt: [x for x in _gather_samples(rng, dt)
+                             if x.name not in ("0-d-index", "legacy-n-1")],
             name="index_select"),
     OpEntry("gather_nd", paddle.gather_nd, _np_gather_nd, _gather_nd_samples),
     OpEntry("scatter_nd_add", paddle.scatter_nd_add, _np_scatter_nd_add,
