@@ -42,7 +42,8 @@ class OpDef:
       name      snake_case op type, equal to the public function name.
       inputs    tensor parameter names in order; "*xs" marks one variadic (list) input and
                 a trailing "?" an optional input that may be None ("bias?").
-      outputs   output names; len > 1 means compute returns a tuple.
+      outputs   output names; len > 1 or a "*name" entry (variable count) means compute
+                returns a tuple.
       attrs     {attr: default}; JSON-serializable values.
       saves     names of inputs/outputs that `vjp` reads (None = every input).
       promote   binary elementwise: dispatch casts tensor inputs to the promoted dtype.
@@ -75,7 +76,8 @@ class OpDef:
         self.variadic = tuple(n.startswith("*") for n in self.inputs)
         self.optional = tuple(n.endswith("?") for n in self.inputs)
         self.has_variadic = any(self.variadic)
-        self.multi_out = len(self.outputs) > 1
+        # "*out" declares a variable number of outputs (split): compute returns a tuple
+        self.multi_out = len(self.outputs) > 1 or any(o.startswith("*") for o in self.outputs)
         saves = self.input_names if self.saves is None else self.saves
         self.saved_inputs = tuple(i for i, n in enumerate(self.input_names) if n in saves)
         self.saved_outputs = tuple(i for i, n in enumerate(self.outputs) if n in saves)
