@@ -388,6 +388,43 @@ class Hypot(BinaryFloat):
 
 
 @register
+class Nextafter(Binary):
+    """The next representable float after x in the direction of y; not differentiable."""
+
+    name = "nextafter"
+    check = True
+
+    def infer(self, x, y):
+        out = super().infer(x, y)
+        if out.dtype.name not in ("float32", "float64"):
+            raise TypeError(f"nextafter: x and y must be float32 or float64 tensors, got "
+                            f"{x.dtype.name} and {y.dtype.name}")
+        return out
+
+    def compute(self, xp, x, y):
+        return xp.nextafter(x, y)
+
+
+@register
+class Copysign(BinaryFloat):
+    """out = |x| with the sign of y (the sign bit, so -0.0 counts as negative).
+
+    Integer inputs give the default float. Gradients: dx = g * sign(x) * sign(out) (0 at
+    x = 0), dy = 0.
+    """
+
+    name = "copysign"
+    saves = ("x", "out")
+
+    def compute(self, xp, x, y):
+        return xp.copysign(as_float(xp, x), as_float(xp, y))
+
+    def vjp(self, ctx, g):
+        gx = g * call("sign", ctx.x) * call("sign", ctx.out) if ctx.needs[0] else None
+        return (gx, zeros_grad(g) if ctx.needs[1] else None)
+
+
+@register
 class Clip(OpDef):
     """out = min(max(x, min), max); `min`/`max` are optional 0-D tensors cast to x's dtype.
 

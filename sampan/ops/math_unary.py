@@ -498,6 +498,34 @@ class Polygamma(UnaryFloat):
         return (g * call("polygamma", ctx.x, n=ctx.n + 1),)
 
 
+@register
+class Frexp(UnarySame):
+    """Split x into mantissa in [0.5, 1) (with x's sign) and exponent: x = m * 2 ** e.
+
+    Both outputs have x's dtype (float32/float64); the exponent carries no gradient and
+    d mantissa / dx = 2 ** -e.
+    """
+
+    name = "frexp"
+    outputs = ("mantissa", "exponent")
+    saves = ("exponent",)
+    nondiff_outputs = (1,)
+    check = True
+
+    def infer(self, x):
+        if x.dtype.name not in ("float32", "float64"):
+            raise TypeError(f"frexp: x must be a float32 or float64 tensor, got "
+                            f"{x.dtype.name}")
+        return x, x
+
+    def compute(self, xp, x):
+        mantissa, exponent = xp.frexp(x)
+        return mantissa, exponent.astype(x.dtype)
+
+    def vjp(self, ctx, g_mantissa, g_exponent):
+        return (g_mantissa * call("exp", ctx.exponent * -_LN2),)
+
+
 class _Rounding(UnarySame):
     """Piecewise-constant ops: dtype kept (integers pass through), gradient 0."""
 

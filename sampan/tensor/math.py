@@ -14,16 +14,16 @@ from ._helpers import binary, check_inplace, scalar_array
 
 _BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow",
            "maximum", "minimum", "fmax", "fmin", "atan2", "heaviside", "logaddexp", "gcd",
-           "lcm", "hypot"]
+           "lcm", "hypot", "nextafter", "copysign"]
 _UNARY = ["exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "square", "abs",
           "sign", "sgn", "neg", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan",
           "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "erfinv",
           "lgamma", "digamma", "floor", "ceil", "trunc", "frac", "deg2rad", "rad2deg",
-          "real", "imag", "conj", "angle", "i0", "i0e", "i1", "i1e"]
+          "real", "imag", "conj", "angle", "i0", "i0e", "i1", "i1e", "frexp"]
 
 __all__ = _BINARY + ["mod", "floor_mod"] + _UNARY + [
     "round", "logit", "stanh", "polygamma", "clip", "scale", "lerp", "add_n", "addmm",
-    "multiplex", "nan_to_num", "increment", "complex"]
+    "multiplex", "nan_to_num", "increment", "complex", "ldexp", "multigammaln", "polar"]
 
 _ARGS = """
     Args:
@@ -343,4 +343,70 @@ def complex(real, imag, name=None):  # noqa: A001  (Paddle's name)
     Returns:
         Tensor: complex, in the broadcast shape of real and imag.
     """
+    return dispatch(REGISTRY["complex"], (real, imag))
+
+
+def _float_of(x):
+    """x itself if floating point, else x cast to the default float (a recorded cast op)."""
+    if _dt.convert_dtype(x.dtype).kind in "fc":
+        return x
+    return call("cast", x, dtype=_dt.default_float().name)
+
+
+def ldexp(x, y, name=None):
+    """x * 2 ** y elementwise, with broadcasting.
+
+    Args:
+        x (Tensor): the multiplier (float32, float64, int32, int64; integers give the
+            default float).
+        y (Tensor): the exponents of two, usually integers.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: float, in the broadcast shape of x and y.
+    """
+    for arg, v in (("x", x), ("y", y)):
+        if not isinstance(v, Tensor) and not getattr(v, "_is_variable", False):
+            raise TypeError(f"ldexp: {arg} must be a Tensor, got {type(v).__name__}")
+    x = _float_of(x)
+    dtype = _dt.convert_dtype(x.dtype)
+    two = np.asarray(2.0, dtype.np)
+    power = binary(REGISTRY["pow"], two, call("cast", y, dtype=dtype.name))
+    return binary(REGISTRY["multiply"], x, power)
+
+
+def multigammaln(x, p, name=None):
+    """Log of the multivariate gamma function of dimension p:
+    p (p - 1) / 4 * log(pi) + sum_{i < p} lgamma(x - i / 2).
+
+    Args:
+        x (Tensor): the input; every element should exceed (p - 1) / 2.
+        p (int): the dimension, >= 1.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: shaped like x.
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or p < 1:
+        raise ValueError(f"multigammaln: p must be a positive int, got {p!r}")
+    lgamma = REGISTRY["lgamma"]
+    out = dispatch(lgamma, (x,))
+    for i in range(1, int(p)):
+        out = out + dispatch(lgamma, (x - 0.5 * i,))
+    return out + float(p * (p - 1) / 4 * np.log(np.pi))
+
+
+def polar(abs, angle, name=None):  # noqa: A002  (Paddle's argument names)
+    """The complex tensor abs * (cos(angle) + 1j * sin(angle)).
+
+    Args:
+        abs (Tensor): the magnitudes (float32 or float64).
+        angle (Tensor): the angles in radians, same dtype.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: complex64 for float32 inputs, complex128 for float64.
+    """
+    real = abs * dispatch(REGISTRY["cos"], (angle,))
+    imag = abs * dispatch(REGISTRY["sin"], (angle,))
     return dispatch(REGISTRY["complex"], (real, imag))

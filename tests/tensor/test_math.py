@@ -7,7 +7,9 @@ import sampan as paddle
 
 
 def t(values, dtype=None, grad=False):
-    x = paddle.to_tensor(values, dtype=dtype)
+    if dtype is not None:
+        values = np.asarray(values, dtype=dtype)
+    x = paddle.to_tensor(values)
     x.stop_gradient = not grad
     return x
 
@@ -285,6 +287,53 @@ def test_addmm_matches_numpy_and_has_grads():
     gi, ga, gb = paddle.grad([out.sum()], [ti, ta, tb])
     np.testing.assert_allclose(gi.numpy(), np.full((2, 4), 0.5))
     np.testing.assert_allclose(ga.numpy(), 2.0 * np.ones((2, 4)) @ b.T, rtol=1e-12)
+
+
+def test_ldexp():
+    out = paddle.ldexp(t([1.0, 2.0, 3.0]), t([2, 3, 4], "int32"))
+    assert out.dtype == paddle.float32
+    np.testing.assert_array_equal(out.numpy(), [4.0, 16.0, 48.0])
+    out = paddle.ldexp(t([1, 2]), t([1]))
+    assert out.dtype == paddle.float32
+    np.testing.assert_array_equal(out.numpy(), [2.0, 4.0])
+    x = t([1.5, -2.0], "float64", grad=True)
+    np.testing.assert_array_equal(_grads(lambda v: paddle.ldexp(v, t([3, -1])), x)[0],
+                                  [8.0, 0.5])
+
+
+def test_multigammaln_matches_scipy_and_has_grad():
+    from scipy.special import multigammaln, psi
+    x = t([2.5, 3.0, 4.2], "float64", grad=True)
+    np.testing.assert_allclose(paddle.multigammaln(x, 3).numpy(),
+                               [multigammaln(v, 3) for v in (2.5, 3.0, 4.2)], rtol=1e-12)
+    want = sum(psi(np.array([2.5, 3.0, 4.2]) - i / 2) for i in range(3))
+    np.testing.assert_allclose(_grads(lambda v: paddle.multigammaln(v, 3), x)[0], want)
+    with pytest.raises(ValueError, match="multigammaln: p must be a positive int"):
+        paddle.multigammaln(x, 0)
+
+
+def test_polar():
+    out = paddle.polar(t([2.0, 1.0], "float64"), t([0.0, np.pi / 2], "float64"))
+    assert out.dtype == paddle.complex128
+    np.testing.assert_allclose(out.numpy(), [2.0, 1j], atol=1e-15)
+
+
+def test_frexp_roundtrip_and_zero():
+    m, e = paddle.frexp(t([0.0, 8.0, -3.0]))
+    np.testing.assert_array_equal(m.numpy(), [0.0, 0.5, -0.75])
+    np.testing.assert_array_equal(e.numpy(), [0.0, 4.0, 2.0])
+    assert e.stop_gradient
+    with pytest.raises(TypeError, match="frexp: x must be a float32 or float64 tensor, got int64"):
+        paddle.frexp(t([1, 2]))
+
+
+def test_copysign_negative_zero_and_nextafter():
+    np.testing.assert_array_equal(paddle.copysign(t([1.0, 2.0]), t([-0.0, 0.0])).numpy(),
+                                  [-1.0, 2.0])
+    x = t([1.0], "float64")
+    assert paddle.nextafter(x, t([2.0], "float64")).item() == np.nextafter(1.0, 2.0)
+    with pytest.raises(TypeError, match="nextafter: x and y must be float32 or float64"):
+        paddle.nextafter(t([1]), t([2]))
 
 
 # --- error messages ---------------------------------------------------------------------

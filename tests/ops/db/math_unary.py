@@ -84,6 +84,8 @@ ENTRIES = [
                              for n in (0, 1, 2)] + [
                 Sample((np.asarray(1.5, dt),), {"n": 1}, name="0-d"),
                 Sample((np.zeros((0, 2), dt),), {"n": 1}, name="empty")], tol=10),
+    _entry("frexp", lambda x: tuple(a.astype(x.dtype) for a in np.frexp(x)), 0.3, 9.0,
+           signed=True),
     _entry("floor", np.floor, -3.0, 3.0), _entry("ceil", np.ceil, -3.0, 3.0),
     _entry("trunc", np.trunc, -3.0, 3.0), _entry("round", np.round, -3.0, 3.0),
     OpEntry("round", paddle.round, lambda x, decimals: np.round(x, decimals),
