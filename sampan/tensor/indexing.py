@@ -126,7 +126,14 @@ def _masks_to_ints(x, items, tensors, api):
 
 
 def getitem(x, key):
-    """x[key] with NumPy semantics; int indices remove their dim (0-D for full indexing)."""
+    """x[key] with NumPy semantics; int indices remove their dim (0-D for full indexing).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.arange(6).reshape([2, 3])
+        >>> x[1, ::-1].tolist(), x[:, [0, 2]].tolist(), x[x > 3].tolist()
+        ([5, 4, 3], [[0, 2], [3, 5]], [4, 5])
+    """
     index, tensors = encode_index(x, key, "getitem")
     if isinstance(x, Tensor) and x._node is not None:
         # NOTE: the vjp reads only x's shape; a private handle keeps a later in-place
@@ -184,6 +191,12 @@ def take_along_axis(arr, indices, axis, broadcast=True, name=None):
 
     Returns:
         Tensor: arr's dtype, the (broadcast) shape of indices.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> paddle.take_along_axis(x, paddle.to_tensor([[2], [0]]), axis=1).tolist()
+        [[3], [4]]
     """
     return dispatch(REGISTRY["take_along_axis"], (arr, indices),
                     {"axis": _int_axis(axis, "take_along_axis"), "broadcast": bool(broadcast)})
@@ -204,6 +217,13 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
 
     Returns:
         Tensor: arr's shape and dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> idx = paddle.to_tensor([[0], [0]])
+        >>> paddle.put_along_axis(x, idx, 10, axis=1, reduce="add").tolist()
+        [[11, 2, 3], [14, 5, 6]]
     """
     if not isinstance(values, Tensor) and not _is_var(values):
         values = np.asarray(values, dtype=arr.dtype.np)
@@ -237,6 +257,12 @@ def gather(x, index, axis=None, name=None):
 
     Returns:
         Tensor: x's dtype; x's shape with len(index) on `axis` (axis removed for 0-D index).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[1, 2], [3, 4], [5, 6]])
+        >>> paddle.gather(x, paddle.to_tensor([2, 0])).tolist()
+        [[5, 6], [1, 2]]
     """
     axis = 0 if axis is None else _int_axis(axis, "gather")
     return _op("gather", x, index, axis=axis)
@@ -378,6 +404,12 @@ def masked_fill(x, mask, value, name=None):
 
     Returns:
         Tensor: x's dtype, the broadcast shape.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0])
+        >>> paddle.masked_fill(x, x > 1.5, 0.0).tolist()
+        [1.0, 0.0, 0.0]
     """
     return _op("masked_fill", x, mask, _const(x, value, "masked_fill"))
 
@@ -432,6 +464,11 @@ def one_hot(x, num_classes, name=None):
     """One-hot encoding of the int tensor `x`: float32 of shape x.shape + [num_classes].
 
     Raises IndexError when an entry of x is outside [0, num_classes).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.one_hot(paddle.to_tensor([1, 0]), num_classes=3).tolist()
+        [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
     """
     if isinstance(num_classes, Tensor):
         num_classes = num_classes.item()
