@@ -80,7 +80,9 @@ class Matmul(OpDef):
 
     def vjp(self, ctx, g):
         x, y = ctx.x, ctx.y
-        tx, ty = ctx.transpose_x, ctx.transpose_y
+        # other families may call("matmul", x, y) without attrs: fall back to the defaults
+        tx = ctx.attrs.get("transpose_x", False)
+        ty = ctx.attrs.get("transpose_y", False)
         x_vec, y_vec = x.ndim == 1, y.ndim == 1
         if x_vec:
             x, tx = call("reshape", x, shape=[1, x.shape[0]]), False

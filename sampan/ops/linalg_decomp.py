@@ -31,9 +31,10 @@ def _float_kernel_check(api: str, xp, x) -> None:
         raise TypeError(f"{api}: x must be a floating point tensor, got {x.dtype}")
 
 
-def _singular(api: str, err) -> ValueError:
-    return ValueError(f"{api}: the input matrix is singular (not invertible) or not positive "
-                      f"definite as required ({err})")
+def _singular(api: str, err, x) -> ValueError:
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:  # not a singularity: let infer explain
+        return ValueError(str(err))
+    return ValueError(f"{api}: the input matrix is singular (not invertible) ({err})")
 
 
 def _eye(n: int, dtype) -> np.ndarray:
@@ -83,7 +84,7 @@ class Inverse(OpDef):
         try:
             return xp.linalg.inv(x)
         except xp.linalg.LinAlgError as err:
-            raise _singular(self.name, err) from None
+            raise _singular(self.name, err, x) from None
 
     def vjp(self, ctx, g):
         out = ctx.out
@@ -176,7 +177,9 @@ class Solve(OpDef):
         try:
             return xp.linalg.solve(x, y)
         except xp.linalg.LinAlgError as err:
-            raise _singular(self.name, err) from None
+            raise _singular(self.name, err, x) from None
+        except ValueError as err:  # NumPy's "solve: ..." would hide infer's explanation
+            raise ValueError(f"incompatible shapes ({err})") from None
 
     def vjp(self, ctx, g):
         out = ctx.out
@@ -211,6 +214,8 @@ class TriangularSolve(OpDef):
 
     def compute(self, xp, x, y, upper=True, transpose=False, unitriangular=False):
         _float_kernel_check(self.name, xp, x)
+        if y.ndim < 2:
+            raise ValueError("y is not a matrix")  # infer explains, naming the op
         t = xp.triu(x) if upper else xp.tril(x)
         if unitriangular:
             n = x.shape[-1]
@@ -220,7 +225,9 @@ class TriangularSolve(OpDef):
         try:
             return xp.linalg.solve(t, y)
         except xp.linalg.LinAlgError as err:
-            raise _singular(self.name, err) from None
+            raise _singular(self.name, err, x) from None
+        except ValueError as err:  # NumPy's "solve: ..." would hide infer's explanation
+            raise ValueError(f"incompatible shapes ({err})") from None
 
     def vjp(self, ctx, g):
         upper, trans, unit = ctx.upper, ctx.transpose, ctx.unitriangular
@@ -257,6 +264,8 @@ class Cholesky(OpDef):
         try:
             low = xp.linalg.cholesky(x)
         except xp.linalg.LinAlgError as err:
+            if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+                raise ValueError(str(err)) from None
             raise ValueError(f"cholesky: x must be symmetric positive definite ({err})") \
                 from None
         return xp.swapaxes(low, -1, -2).conj() if upper else low
