@@ -26,6 +26,7 @@ from .worker import IterableEnd, WorkerConfig, WorkerError, worker_loop
 _POLL_S = 0.1
 _GRACE_S = 1.0
 _tokens = itertools.count()
+_DONE = object()
 
 
 def _context():
@@ -124,8 +125,8 @@ class MultiProcessIter:
     def _put_task(self) -> None:
         if not any(self._active):
             return
-        indices = next(self._sampler_iter, None)
-        if indices is None:
+        indices = next(self._sampler_iter, _DONE)
+        if indices is _DONE:
             return
         wid = next(self._next_worker)
         while not self._active[wid]:
