@@ -6,7 +6,6 @@ Imports `framework` and `ops.opdef`/`ops.dispatch` only. Index values that depen
 """
 from __future__ import annotations
 
-from ..framework import dtype as _dt
 from ..framework.tensor import Tensor, to_array, wrap
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, broadcast_shapes, norm_axis, register
@@ -37,10 +36,6 @@ def decode_index(index, arrays) -> tuple:
         else:
             out.append(item)
     return tuple(out)
-
-
-def _is_int_spec(spec) -> bool:
-    return spec.dtype.kind in "iu"
 
 
 def _slice_len(api: str, item, n: int) -> int:
