@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 from .tensor.linalg import (cholesky, cholesky_solve, cond, corrcoef, cov, det, eig,  # noqa
-                            eigh, eigvals, eigvalsh, inverse, lstsq, lu, lu_unpack,
-                            matmul, matrix_power, matrix_rank, multi_dot, norm, pinv, qr,
-                            slogdet, solve, svd, triangular_solve)
+                            eigh, eigvals, eigvalsh, householder_product, inverse, lstsq, lu,
+                            lu_unpack, matmul, matrix_power, matrix_rank, multi_dot, norm,
+                            pca_lowrank, pinv, qr, slogdet, solve, svd, triangular_solve)
 from .tensor.linalg import _matrix_norm, _vector_norm
 from .ops.opdef import norm_axis as _norm_axis
 
 inv = inverse
 
 __all__ = ["cholesky", "cholesky_solve", "cond", "corrcoef", "cov", "det", "eig", "eigh",
-           "eigvals", "eigvalsh", "inv", "lstsq", "lu", "lu_unpack", "matrix_power",
+           "eigvals", "eigvalsh", "householder_product", "inv", "pca_lowrank", "lstsq", "lu", "lu_unpack", "matrix_power",
            "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd",
            "triangular_solve", "vector_norm", "matrix_norm"]
 

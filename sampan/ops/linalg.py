@@ -11,6 +11,7 @@ import string
 import numpy as np  # only to build constant masks/identities inside vjp rules
 
 from ..framework import dtype as _dt
+from ..framework.tensor import wrap
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, broadcast_shapes, norm_axis, register
 
@@ -273,10 +274,10 @@ def _einsum_grad(i, ops, terms, out, g, fresh):
         new = next(fresh)
         res.append(new)
         in_terms.append(ch + new)
-        operands.append(np.eye(d, dtype=npd))
+        operands.append(wrap(np.eye(d, dtype=npd)))
     if ones:
         in_terms.append("".join(ch for ch, _ in ones))
-        operands.append(np.ones(tuple(d for _, d in ones), dtype=npd))
+        operands.append(wrap(np.ones(tuple(d for _, d in ones), dtype=npd)))
     eq = ",".join(in_terms) + "->" + join_term(res)
     return call("einsum", operands, equation=eq)
 

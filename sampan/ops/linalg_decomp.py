@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np  # only to build constant masks/identities inside vjp rules
 
 from ..framework import dtype as _dt
+from ..framework.tensor import wrap
 from .dispatch import call
 from .linalg import mT, mm
 from .opdef import OpDef, TensorSpec, broadcast_shapes, register
@@ -134,7 +135,7 @@ class Slogdet(OpDef):
         return xp.stack([sign.astype(logdet.dtype), logdet])
 
     def vjp(self, ctx, g):
-        pick = np.array([0.0, 1.0], dtype=g.dtype.np)
+        pick = wrap(np.array([0.0, 1.0], dtype=g.dtype.np))
         g_log = call("einsum", [g, pick], equation="i...,i->...")
         scale = call("reshape", g_log, shape=_batch_shape(g_log))
         return (scale * mT(call("inverse", ctx.x)),)

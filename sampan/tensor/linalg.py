@@ -11,7 +11,7 @@ import string
 
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.linalg import mT, parse_einsum
 from ..ops.opdef import REGISTRY, norm_axis
@@ -20,7 +20,7 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "inner", "outer", "einsum", "norm
            "cross", "cholesky", "qr", "svd", "eig", "eigh", "eigvals", "eigvalsh", "inverse",
            "pinv", "det", "slogdet", "solve", "triangular_solve", "cholesky_solve", "lstsq",
            "matrix_power", "matrix_rank", "multi_dot", "cond", "cov", "corrcoef", "lu",
-           "lu_unpack"]
+           "lu_unpack", "cdist", "householder_product", "pca_lowrank"]
 
 _MATMUL = REGISTRY["matmul"]
 _NO_T = {"transpose_x": False, "transpose_y": False}
@@ -474,3 +474,78 @@ def corrcoef(x, rowvar: bool = True, name=None):
         return c / c
     std = call("sqrt", call("einsum", [c], equation="ii->i"))
     return c / call("reshape", std, shape=[-1, 1]) / call("reshape", std, shape=[1, -1])
+
+
+def cdist(x, y, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary",
+          name=None):
+    """Pairwise p-norm distances between the rows of x [..., P, M] and y [..., R, M].
+
+    Returns:
+        Tensor: [..., P, R] (batch dims broadcast).
+    """
+    _check_tensor("cdist", "x", x)
+    _check_tensor("cdist", "y", y)
+    if len(x.shape) < 2 or len(y.shape) < 2 or x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"cdist: x [..., P, M] and y [..., R, M] must be at least 2-D with "
+                         f"the same last dim, got shapes {list(x.shape)} and "
+                         f"{list(y.shape)}")
+    xs = call("reshape", x, shape=list(x.shape[:-1]) + [1, x.shape[-1]])
+    ys = call("reshape", y, shape=list(y.shape[:-2]) + [1] + list(y.shape[-2:]))
+    return _vector_norm(xs - ys, _pvalue("cdist", p), -1, False)
+
+
+def _select(n: int, idx: list, dtype) -> np.ndarray:
+    """Constant [n, len(idx)] matrix whose columns pick `idx` (x @ sel == x[..., idx])."""
+    return wrap(np.ascontiguousarray(np.eye(n, dtype=dtype.np)[:, idx]))
+
+
+def householder_product(x, tau, name=None):
+    """First N columns of the product H_0 H_1 ... H_{K-1} of Householder reflectors
+    H_i = I - tau_i v_i v_i^T, where v_i is column i of x [..., M, N] below the diagonal
+    with an implicit 1 on it (the LAPACK 'orgqr' convention); tau is [..., K]."""
+    _check_tensor("householder_product", "x", x)
+    _check_tensor("householder_product", "tau", tau)
+    m, n = x.shape[-2:]
+    k = tau.shape[-1]
+    if m < n or k > n or list(tau.shape[:-1]) != list(x.shape[:-2]):
+        raise ValueError(f"householder_product: need x [..., M, N] with M >= N and tau "
+                         f"[..., K] with K <= N and the same batch dims, got shapes "
+                         f"{list(x.shape)} and {list(tau.shape)}")
+    dt = x.dtype
+    q = None
+    for i in range(k):
+        below = np.zeros(m, dtype=dt.np)
+        below[i + 1:] = 1
+        unit = np.zeros(m, dtype=dt.np)
+        unit[i] = 1
+        col = call("einsum", [x, _select(n, [i], dt)], equation="...mn,nk->...m")
+        v = col * below + unit
+        t = call("einsum", [tau, _select(k, [i], dt)], equation="...k,kj->...")
+        vvt = call("einsum", [v, v], equation="...i,...j->...ij")
+        h = np.eye(m, dtype=dt.np) - call("reshape", t, shape=list(t.shape) + [1, 1]) * vvt
+        q = h if q is None else matmul(q, h)
+    if q is None:  # no reflectors: the identity's first N columns
+        return call("expand_as", np.eye(m, n, dtype=dt.np), x)
+    return matmul(q, _select(m, list(range(n)), dt))
+
+
+def pca_lowrank(x, q=None, center: bool = True, niter: int = 2, name=None):
+    """Principal components of x [..., M, N]: (U [..., M, q], S [..., q], V [..., N, q]).
+
+    NOTE: computed with an exact SVD (Paddle uses a randomized one; `niter` is accepted
+    and ignored), so results agree with Paddle's up to the signs of singular vectors.
+    """
+    _check_tensor("pca_lowrank", "x", x)
+    m, n = x.shape[-2:]
+    q = min(6, m, n) if q is None else int(q)
+    if not 0 <= q <= min(m, n):
+        raise ValueError(f"pca_lowrank: q must be in [0, min(M, N)] = [0, {min(m, n)}], "
+                         f"got {q}")
+    if center:
+        mean = call("sum", x, axis=-2, keepdim=True, dtype=None) / float(m)
+        x = x - mean
+    u, s, vh = svd(x)
+    k = min(m, n)
+    sel = _select(k, list(range(q)), x.dtype)
+    return (matmul(u, sel), call("einsum", [s, sel], equation="...k,kq->...q"),
+            matmul(vh, sel, transpose_x=True))

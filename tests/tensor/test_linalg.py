@@ -285,3 +285,18 @@ def test_norm_inf_grad_goes_to_max_element():
     x = _t([1.0, -3.0, 2.0], grad=True)
     L.norm(x, p=math.inf).backward()
     np.testing.assert_allclose(x.grad.numpy(), [0.0, -1.0, 0.0])
+
+
+def test_cdist_errors_and_new_namespace_names():
+    with pytest.raises(ValueError, match="cdist: x .* and y .* must be at least 2-D"):
+        paddle.cdist(_t(_rand(3, 2)), _t(_rand(3, 4)))
+    assert callable(L.householder_product) and callable(L.pca_lowrank)
+    with pytest.raises(ValueError, match="householder_product: need x"):
+        L.householder_product(_t(_rand(2, 3)), _t(_rand(2)))
+    with pytest.raises(ValueError, match="pca_lowrank: q must be in"):
+        L.pca_lowrank(_t(_rand(4, 3)), q=5)
+
+
+def test_householder_product_without_reflectors_is_identity():
+    out = L.householder_product(_t(_rand(4, 2)), _t(np.zeros((0,))))
+    np.testing.assert_allclose(out.numpy(), np.eye(4, 2))

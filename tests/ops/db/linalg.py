@@ -523,7 +523,56 @@ def _corrcoef_samples(rng, dt):
                                                  name="cols")]
 
 
+def _cdist_ref(x, y, p=2.0):
+    d = x[..., :, None, :] - y[..., None, :, :]
+    return _norm_ref(d, p, axis=-1)
+
+
+def _cdist_samples(rng, dt):
+    r = lambda *s: _r(rng, dt, *s)  # noqa: E731
+    return [Sample((r(3, 2), r(4, 2)), name="p2"),
+            Sample((r(2, 2, 3), r(2, 3)), {"p": 1.0}, name="p1-batch"),
+            Sample((r(2, 2), r(3, 2)), {"p": math.inf}, name="inf")]
+
+
+def _householder_ref(x, tau):
+    m, n = x.shape[-2:]
+    flat_x = x.reshape((-1, m, n))
+    flat_t = tau.reshape((-1, tau.shape[-1]))
+    out = []
+    for a, t in zip(flat_x, flat_t):
+        q = np.eye(m)
+        for i in range(len(t)):
+            v = np.zeros(m)
+            v[i] = 1
+            v[i + 1:] = a[i + 1:, i]
+            q = q @ (np.eye(m) - t[i] * np.outer(v, v))
+        out.append(q[:, :n])
+    return np.asarray(out, x.dtype).reshape(x.shape)
+
+
+def _householder_samples(rng, dt):
+    return [Sample((_r(rng, dt, 4, 3), _r(rng, dt, 3))),
+            Sample((_r(rng, dt, 2, 3, 2), _r(rng, dt, 2, 1)), name="batch-k1")]
+
+
+def _pca_ref(x, q=None, center=True):
+    if center:
+        x = x - x.mean(axis=-2, keepdims=True)
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    return u[..., :q], s[..., :q], np.swapaxes(vh, -1, -2)[..., :q]
+
+
+def _pca_samples(rng, dt):
+    return [Sample((_r(rng, dt, 5, 3),), {"q": 2}),
+            Sample((_r(rng, dt, 4, 3),), {"q": 3, "center": False}, name="no-center")]
+
+
 ENTRIES = [
+    OpEntry("norm", paddle.cdist, _cdist_ref, _cdist_samples, name="cdist"),
+    OpEntry("einsum", L.householder_product, _householder_ref, _householder_samples,
+            name="householder_product"),
+    OpEntry("svd", L.pca_lowrank, _pca_ref, _pca_samples, name="pca_lowrank", tol=10),
     OpEntry("matmul", paddle.matmul, _matmul_ref, _matmul_samples),
     OpEntry("matmul", paddle.mm, np.matmul, _mm_samples, name="mm"),
     OpEntry("matmul", paddle.bmm, np.matmul, _bmm_samples, name="bmm"),
