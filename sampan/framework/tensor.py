@@ -360,6 +360,12 @@ def to_array(data, dtype=None) -> np.ndarray:
         arr = data
     elif isinstance(data, np.generic):
         arr = np.asarray(data)
+    elif dtype is not None and not isinstance(data, (list, tuple)) or (
+            dtype is not None and not any(isinstance(v, Tensor) for v in _flat(data))):
+        try:  # straight to the requested dtype: no rounding through the default float
+            return np.asarray(data, dtype=_dt.convert_dtype(dtype).np)
+        except (TypeError, ValueError):
+            arr = _from_python(data)
     else:
         arr = _from_python(data)
     if dtype is not None:

@@ -135,3 +135,8 @@ def test_parameter_defaults():
     p = paddle.Parameter(np.ones(2, np.float32))
     assert not p.stop_gradient and p.persistable and p.trainable
     assert repr(p).startswith("Parameter containing:")
+
+
+def test_to_tensor_with_dtype_does_not_round_through_float32():
+    assert paddle.to_tensor([4.2], dtype="float64").numpy()[0] == 4.2
+    assert paddle.to_tensor(4.2, dtype="float64").item() == 4.2
