@@ -360,8 +360,7 @@ def to_array(data, dtype=None) -> np.ndarray:
         arr = data
     elif isinstance(data, np.generic):
         arr = np.asarray(data)
-    elif dtype is not None and not isinstance(data, (list, tuple)) or (
-            dtype is not None and not any(isinstance(v, Tensor) for v in _flat(data))):
+    elif dtype is not None and not _holds_tensor(data):
         try:  # straight to the requested dtype: no rounding through the default float
             return np.asarray(data, dtype=_dt.convert_dtype(dtype).np)
         except (TypeError, ValueError):
@@ -381,7 +380,7 @@ def to_array(data, dtype=None) -> np.ndarray:
 
 
 def _from_python(data) -> np.ndarray:
-    if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
+    if _holds_tensor(data):
         data = _unwrap_nested(data)
     try:
         arr = np.asarray(data)
@@ -395,6 +394,10 @@ def _from_python(data) -> np.ndarray:
     elif arr.dtype.kind == "i" and arr.dtype != np.int64:
         arr = arr.astype(np.int64)
     return arr
+
+
+def _holds_tensor(data) -> bool:
+    return isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data))
 
 
 def _flat(data):
