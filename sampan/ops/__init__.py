@@ -6,3 +6,4 @@ from .opdef import REGISTRY, OpDef, TensorSpec, register  # noqa: F401
 from .dispatch import call, dispatch  # noqa: F401
 from . import (creation, cumulative, indexing, linalg, logic, manipulation, math,  # noqa: F401
                random, reduce, search)
+from . import attribute  # noqa: F401

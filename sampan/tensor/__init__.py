@@ -12,7 +12,7 @@ from . import (attribute, creation, indexing, linalg, logic, manipulation, math,
                search, stat)
 from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
-from ._names import TENSOR_METHODS
+from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
              attribute)
@@ -26,7 +26,7 @@ for _mod in _FAMILIES:
 
 # In-place variants Paddle has (add_, exp_, ...) that no family wrote by hand.
 INPLACE: dict = {}
-for _name in TENSOR_METHODS:
+for _name in TENSOR_METHODS + TOP_LEVEL_INPLACE:
     if _name.endswith("_") and _name not in FUNCTIONS and _name[:-1] in FUNCTIONS:
         INPLACE[_name] = make_inplace(FUNCTIONS[_name[:-1]], _name)
 for _name in ("zero_", "fill_", "uniform_", "normal_", "exponential_"):

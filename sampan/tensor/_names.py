@@ -58,3 +58,16 @@ TENSOR_METHODS = (
     "unique_consecutive", "unsqueeze", "unsqueeze_", "unstack", "value", "values", "vander",
     "var", "view", "view_as", "vsplit", "where", "where_", "zero_",
 )
+
+# In-place functions exported at the top level (paddle.erf_, ...).
+TOP_LEVEL_INPLACE = (
+    "abs_", "acos_", "addmm_", "atan_", "bitwise_and_", "bitwise_not_", "bitwise_or_",
+    "bitwise_xor_", "cast_", "cauchy_", "cos_", "cumprod_", "cumsum_", "digamma_", "divide_",
+    "equal_", "erf_", "expm1_", "floor_divide_", "floor_mod_", "frac_", "gcd_", "geometric_",
+    "greater_equal_", "greater_than_", "hypot_", "i0_", "index_add_", "index_fill_",
+    "index_put_", "lcm_", "ldexp_", "less_equal_", "less_than_", "lgamma_", "log10_", "log2_",
+    "log_", "logical_and_", "logical_not_", "logical_or_", "logit_", "masked_fill_", "mod_",
+    "multigammaln_", "multiply_", "nan_to_num_", "neg_", "normal_", "polygamma_", "pow_",
+    "remainder_", "renorm_", "reshape_", "scatter_", "sin_", "sinh_", "square_", "squeeze_",
+    "t_", "tan_", "tanh_", "transpose_", "tril_", "triu_", "trunc_", "unsqueeze_", "where_",
+)

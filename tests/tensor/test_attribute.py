@@ -1,0 +1,33 @@
+"""paddle.shape/rank/finfo/iinfo/tolist and Tensor layout methods."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+
+
+def test_shape_rank_tolist():
+    x = paddle.zeros([2, 3])
+    assert paddle.shape(x).tolist() == [2, 3] and paddle.shape(x).dtype == paddle.int64
+    assert paddle.rank(x).item() == 2
+    assert paddle.tolist(paddle.to_tensor([[1, 2]])) == [[1, 2]]
+    assert paddle.is_same_shape(x, paddle.ones([2, 3]))
+
+
+def test_finfo_iinfo():
+    assert paddle.finfo(paddle.float32).eps == float(np.finfo(np.float32).eps)
+    assert paddle.finfo("bfloat16").bits == 16
+    assert paddle.iinfo(paddle.int8).max == 127
+    with pytest.raises(TypeError, match="integer"):
+        paddle.iinfo("float32")
+    with pytest.raises(TypeError, match="floating"):
+        paddle.finfo("int64")
+
+
+def test_layout_methods_and_inplace_version():
+    x = paddle.to_tensor(np.arange(6.0).reshape(2, 3))
+    assert x.is_contiguous() and x.contiguous() is x and x.strides == [3, 1]
+    v = x.inplace_version
+    x.copy_(paddle.ones([2, 3]))
+    assert x.inplace_version == v + 1 and x.tolist() == [[1.0] * 3] * 2
+    y = paddle.to_tensor([1.0], stop_gradient=False) * 2
+    assert y.grad_fn is not None and x.grad_fn is None
