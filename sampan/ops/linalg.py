@@ -302,8 +302,9 @@ def _real(dtype):
 class Norm(OpDef):
     """Vector p-norm of x over `axis` (all dims when None; several axes are flattened):
     p=2 Euclidean, inf max|x|, -inf min|x|, 0 count of non-zeros, else (sum |x|^p)^(1/p).
-    Float inputs only; complex inputs give a real result. Subgradients: 0 at x = 0 for p=1;
-    for +-inf the gradient goes to every element attaining the extreme |x|."""
+    Float inputs only; complex inputs give a real result. Subgradients: 0 at x = 0 for p=1
+    and where the whole norm is 0; for +-inf the gradient goes to every element attaining
+    the extreme |x|."""
 
     name = "norm"
     attrs = {"p": 2.0, "axis": None, "keepdim": False}
@@ -343,6 +344,9 @@ class Norm(OpDef):
             out = call("reshape", out, shape=kept)
         if p == 0:
             return (x * 0.0 * g,)
+        if p not in (1, math.inf, -math.inf):
+            # a zero norm means x == 0 there: use 1 as divisor so the gradient is 0, not nan
+            out = out + call("cast", call("equal", out, 0.0 * out), dtype=out.dtype.name)
         if p == 2:
             return (g * x / out,)
         if p == 1:

@@ -300,3 +300,10 @@ def test_cdist_errors_and_new_namespace_names():
 def test_householder_product_without_reflectors_is_identity():
     out = L.householder_product(_t(_rand(4, 2)), _t(np.zeros((0,))))
     np.testing.assert_allclose(out.numpy(), np.eye(4, 2))
+
+
+def test_norm_grad_of_zero_vector_is_zero():
+    for p in (2, 3):
+        x = _t(np.zeros((2, 3)), grad=True)
+        L.norm(x, p=p, axis=1).sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), np.zeros((2, 3)))
