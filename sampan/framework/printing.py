@@ -29,6 +29,9 @@ def _body(data: np.ndarray, indent: str) -> str:
     if _OPTIONS["sci_mode"] and data.dtype.kind == "f":
         kwargs["floatmode"] = "maxprec"
         kwargs["formatter"] = {"float_kind": lambda v: f"{v:.{_OPTIONS['precision']}e}"}
+    if data.dtype == np.bool_:  # Paddle left-justifies bools: [True , False]
+        width = 5 if data.size and not data.all() else 4
+        kwargs["formatter"] = {"bool": lambda v: str(bool(v)).ljust(width)}
     text = np.array2string(data, **kwargs)
     return text
 

@@ -140,3 +140,7 @@ def test_parameter_defaults():
 def test_to_tensor_with_dtype_does_not_round_through_float32():
     assert paddle.to_tensor([4.2], dtype="float64").numpy()[0] == 4.2
     assert paddle.to_tensor(4.2, dtype="float64").item() == 4.2
+
+
+def test_bool_tensors_print_like_paddle():
+    assert repr(paddle.to_tensor([True, False])).endswith("[True , False])")
