@@ -13,7 +13,9 @@ from ..ops.dispatch import call
 
 
 class _Ctx:
-    """What a vjp sees: saved inputs and outputs by name, attrs by name, `needs` per input."""
+    """What a vjp sees: saved inputs and outputs by name, attrs by name (defaults filled),
+    `needs` per input slot, and `in_shapes` per flattened input that needs a grad (so a rule
+    that only needs an input's shape can leave the input out of `saves`)."""
 
     def __init__(self, node) -> None:
         attrs = {**node.op.attrs, **node.attrs}  # defaults first: callers may omit attrs
@@ -44,6 +46,8 @@ def _build_ctx(node) -> _Ctx:
                 out._node = node
                 out._out_idx = idx
             setattr(ctx, name, out)
+    ctx.in_shapes = [None if e is None else e[0].out_meta[e[1]][0] if isinstance(e, tuple)
+                     else e._data.shape for e in node.edges]
     needs = []
     pos = 0
     for variadic, name in zip(op.variadic, op.input_names):

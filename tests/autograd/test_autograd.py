@@ -240,3 +240,32 @@ def test_gradient_dtype_matches_input_dtype():
     y = x.astype("float64") * 3.0
     y.sum().backward()
     assert x.grad.dtype == paddle.float32
+
+
+def test_vjp_ctx_exposes_input_shapes_and_attr_defaults():
+    seen = {}
+
+    class Probe(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1.0
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    from sampan.autograd import engine
+    original = engine._build_ctx
+
+    def spy(node):
+        ctx = original(node)
+        seen[node.op.name] = ctx
+        return ctx
+    engine._build_ctx = spy
+    try:
+        x = leaf(np.ones((2, 3)))
+        paddle.sum(x * 2.0).backward()
+    finally:
+        engine._build_ctx = original
+    assert seen["sum"].in_shapes == [(2, 3)]
+    assert seen["sum"].keepdim is False and seen["sum"].axis is None
