@@ -244,16 +244,6 @@ def test_gradient_dtype_matches_input_dtype():
 
 def test_vjp_ctx_exposes_input_shapes_and_attr_defaults():
     seen = {}
-
-    class Probe(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 1.0
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
     from sampan.autograd import engine
     original = engine._build_ctx
 
