@@ -10,8 +10,9 @@ created but never delivered (a worker killed mid-batch, a loader shut down early
 from __future__ import annotations
 
 import glob
+import mmap
 import os
-from multiprocessing import shared_memory
+from multiprocessing import resource_tracker, shared_memory
 from typing import Any
 
 import numpy as np
@@ -98,26 +99,46 @@ def pack(tree: Any, name: str) -> Any:
         seg.close()
 
 
-def _restore(tree: Any, buf) -> Any:
+def _restore(tree: Any, buf, copy: bool) -> Any:
     if isinstance(tree, _ArrayRef):
         view = np.ndarray(tree.shape, dtype=tree.dtype, buffer=buf, offset=tree.offset)
+        if not copy:
+            return view
         out = view.copy()
         del view
         return out
     if isinstance(tree, dict):
-        return {k: _restore(v, buf) for k, v in tree.items()}
+        return {k: _restore(v, buf, copy) for k, v in tree.items()}
     if isinstance(tree, list):
-        return [_restore(v, buf) for v in tree]
+        return [_restore(v, buf, copy) for v in tree]
     return tree
 
 
+def _adopt(name: str, size: int) -> mmap.mmap:
+    """Map segment `name` and unlink it at once: the mapping (and so the arrays viewing it)
+    stays valid until garbage-collected, and nothing is left behind in /dev/shm."""
+    path = os.path.join(_SHM_DIR, name)
+    fd = os.open(path, os.O_RDWR)
+    try:
+        buf = mmap.mmap(fd, size)
+    finally:
+        os.close(fd)
+    os.unlink(path)
+    # The creating worker registered the segment with the (shared) resource tracker.
+    resource_tracker.unregister("/" + name, "shared_memory")
+    return buf
+
+
 def unpack(batch: Any) -> Any:
-    """Copy a `ShmBatch`'s arrays out of shared memory and unlink its segment."""
+    """The arrays of a `ShmBatch`, with its segment unlinked. On Linux the arrays view the
+    shared pages directly (no copy); elsewhere they are copied out."""
     if not isinstance(batch, ShmBatch):
         return batch
+    if os.path.isdir(_SHM_DIR):
+        return _restore(batch.tree, _adopt(batch.name, batch.size), copy=False)
     seg = shared_memory.SharedMemory(name=batch.name)
     try:
-        return _restore(batch.tree, seg.buf)
+        return _restore(batch.tree, seg.buf, copy=True)
     finally:
         seg.close()
         seg.unlink()
