@@ -20,7 +20,7 @@ from . import autograd  # noqa: F401
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa
 from . import tensor  # noqa: F401
 from .tensor import *  # noqa: F401,F403
-from . import device, utils  # noqa: F401
+from . import device, linalg, utils  # noqa: F401
 
 
 def in_dynamic_mode() -> bool:

@@ -16,7 +16,7 @@ from ..framework import dtype as _dt
 from ..framework.flags import STATE
 from ..framework.node import GradNode
 from ..framework.tensor import Parameter, Tensor, to_array, wrap
-from .opdef import OpDef, TensorSpec
+from .opdef import REGISTRY, OpDef, TensorSpec
 
 _EMPTY: dict = {}
 _ND = np.ndarray
@@ -138,14 +138,9 @@ def promote_inputs(op: OpDef, values: list) -> list:
     target = tensors[0].dtype
     for t in tensors[1:]:
         target = _dt.promote_types(target, t.dtype)
-    cast = op_registry()["cast"]
+    cast = REGISTRY["cast"]
     return [v if v is None or v.dtype is target else dispatch(cast, (v,), {"dtype": target.name})
             for v in values]
-
-
-def op_registry() -> dict:
-    from .opdef import REGISTRY
-    return REGISTRY
 
 
 def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
@@ -214,12 +209,12 @@ def _spec_arg(arg):
 
 def _explain(op: OpDef, args, attrs: dict, err: Exception):
     """A kernel failed: let `infer` raise its clear error; otherwise re-raise, naming the op."""
-    if not str(err).startswith(op.name):
-        try:
-            op.infer(*[_spec_arg(a) for a in args], **attrs)
-        except NotImplementedError:
-            pass
-        raise type(err)(f"{op.name}: {err}") if type(err) in _PLAIN else err
+    try:
+        op.infer(*[_spec_arg(a) for a in args], **attrs)
+    except NotImplementedError:
+        pass
+    if type(err) in _PLAIN and not str(err).startswith(op.name):
+        raise type(err)(f"{op.name}: {err}")
     raise err
 
 
@@ -228,4 +223,4 @@ _PLAIN = (ValueError, TypeError, IndexError, RuntimeError, KeyError, ZeroDivisio
 
 def call(name: str, *inputs, **attrs):
     """dispatch by op name; the convenient form for vjp rules and composites."""
-    return dispatch(op_registry()[name], inputs, attrs)
+    return dispatch(REGISTRY[name], inputs, attrs)
