@@ -186,15 +186,17 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False, targ
 def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
               capture_nodes, create_graph):
     op = node.op
-    for i, g in enumerate(grads):
-        if node.hooks and i in node.hooks and g is not None:
-            grads[i] = g = _apply_hooks(node.hooks[i], g)
-        for k in capture_nodes.get((id(node), i), ()):
-            captured[k] = g
-    if all(g is None for g in grads):
-        return
-    grads = [g if g is not None else wrap(np.zeros(shape, dtype))
-             for g, (shape, dtype) in zip(grads, node.out_meta)]
+    if node.hooks or capture_nodes:
+        for i, g in enumerate(grads):
+            if node.hooks and i in node.hooks and g is not None:
+                grads[i] = g = _apply_hooks(node.hooks[i], g)
+            for k in capture_nodes.get((id(node), i), ()):
+                captured[k] = g
+    if None in grads:
+        if all(g is None for g in grads):
+            return
+        grads = [g if g is not None else wrap(np.zeros(shape, dtype))
+                 for g, (shape, dtype) in zip(grads, node.out_meta)]
     ctx = _build_ctx(node)
     in_grads = _flatten_grads(op, op.vjp(ctx, *grads))
     for edge, g in zip(node.edges, in_grads):
