@@ -23,7 +23,7 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "inner", "outer", "einsum", "norm
            "lu_unpack", "cdist", "householder_product", "pca_lowrank"]
 
 _MATMUL = REGISTRY["matmul"]
-_NO_T = {"transpose_x": False, "transpose_y": False}
+_NO_T: dict = {}  # defaults (no transposes): dispatch skips keyword passing
 
 
 def _ndim(x) -> int:
