@@ -265,6 +265,44 @@ def test_orphan_segments_are_swept_on_shutdown():
     assert f"/dev/shm/{orphan.name}" not in _segments()
 
 
+def test_batches_outlive_the_loader():
+    loader = io.DataLoader(Pairs(6, width=2000), batch_size=3, num_workers=2)
+    batches = list(loader)
+    del loader
+    gc.collect()
+    assert _segments() == set()  # every delivered segment was unlinked on arrival
+    for i, (x, _) in enumerate(batches):
+        np.testing.assert_array_equal(x.numpy()[:, -1], [3 * i, 3 * i + 1, 3 * i + 2])
+    batches[0][0].numpy()[...] = -1  # the arrays are ordinary writable memory
+    assert float(batches[0][0].numpy().sum()) == -6000.0
+
+
+def test_tensor_dataset_with_workers():
+    ds = io.TensorDataset([paddle.to_tensor(np.arange(8, dtype="float32").reshape(4, 2)),
+                           paddle.to_tensor([0, 1, 2, 3])])
+    out = list(io.DataLoader(ds, batch_size=2, num_workers=2))
+    assert out[1][0].numpy().tolist() == [[4.0, 5.0], [6.0, 7.0]]
+    assert out[1][1].dtype == paddle.int64
+
+
+def test_persistent_workers_restart_iterable_streams():
+    loader = io.DataLoader(Sharded(5), batch_size=2, num_workers=2, persistent_workers=True)
+    for _ in range(2):
+        assert sorted(int(v) for b in loader for v in b.numpy().ravel()) == list(range(5))
+    del loader
+
+
+def test_sys_exit_in_worker_is_reported():
+    class Exit(io.Dataset):
+        def __getitem__(self, idx):
+            raise SystemExit(2)
+
+        def __len__(self):
+            return 2
+    with pytest.raises(RuntimeError, match="exit code 2"):
+        list(io.DataLoader(Exit(), num_workers=1))
+
+
 def test_poll_interval_is_short():
     # Liveness and timeouts are checked between slices of this length.
     assert mp_iter._POLL_S <= 0.2
