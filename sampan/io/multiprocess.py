@@ -112,6 +112,8 @@ class MultiProcessIter:
     def reset(self) -> None:
         """Start a new epoch: a fresh sampler pass, an empty reorder buffer, prefetch."""
         self._epoch += 1
+        for data in getattr(self, "_ready", {}).values():  # left by an epoch cut short
+            shm.release(data)
         self._sampler_iter = iter(self._batch_sampler)
         self._send_idx = 0
         self._rcvd_idx = 0

@@ -229,7 +229,8 @@ def test_persistent_workers_keep_processes_across_epochs():
 
         def __len__(self):
             return 6
-    loader = io.DataLoader(Pid(), batch_size=2, num_workers=2, persistent_workers=True)
+    loader = io.DataLoader(Pid(), batch_size=1, num_workers=2, persistent_workers=True,
+                           prefetch_factor=3)
     epochs = [np.concatenate([b.numpy() for b in loader]) for _ in range(2)]
     assert set(epochs[0][:, 0]) == set(epochs[1][:, 0])
     assert epochs[1][:, 1].tolist() == list(range(6))
@@ -237,6 +238,8 @@ def test_persistent_workers_keep_processes_across_epochs():
     for _ in loader:  # break early: the next epoch must not see stale batches
         break
     assert np.concatenate([b.numpy() for b in loader])[:, 1].tolist() == list(range(6))
+    assert _segments() == set()  # stale batches were released, workers still alive
+    assert len(mp.active_children()) == 2
     del loader
     gc.collect()
     assert mp.active_children() == []
