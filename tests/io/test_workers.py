@@ -309,3 +309,50 @@ def test_sys_exit_in_worker_is_reported():
 def test_poll_interval_is_short():
     # Liveness and timeouts are checked between slices of this length.
     assert mp_iter._POLL_S <= 0.2
+
+
+_ORPHAN_SCRIPT = """
+import os, signal, sys
+import numpy as np
+import sampan.io as io
+
+class Slow(io.Dataset):
+    def __getitem__(self, idx):
+        return np.full([4096], idx, dtype="float32")
+    def __len__(self):
+        return 64
+
+loader = io.DataLoader(Slow(), batch_size=2, num_workers=2, prefetch_factor=4,
+                       persistent_workers=True)
+it = iter(loader)
+next(it)
+print(os.getpid(), " ".join(str(w.process.pid) for w in it._workers), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie is dead too
+        return f.read().split(") ")[-1][0] != "Z"
+
+
+def test_workers_and_segments_go_when_main_process_is_killed():
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.run([sys.executable, "-c", _ORPHAN_SCRIPT], cwd=root,
+                          capture_output=True, text=True, timeout=30,
+                          env=dict(os.environ, PYTHONPATH=root))
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    main_pid, *pids = [int(p) for p in proc.stdout.split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (any(_pid_alive(p) for p in pids) or
+                                           glob.glob(f"/dev/shm/spio{main_pid}_*")):
+        time.sleep(0.05)
+    assert not any(_pid_alive(p) for p in pids)
+    assert glob.glob(f"/dev/shm/spio{main_pid}_*") == []
