@@ -30,3 +30,15 @@ def in_dynamic_mode() -> bool:
 
 
 in_dygraph_mode = in_dynamic_mode
+
+
+_LAZY = ("io",)  # heavier rooms load on first use so `import sampan` stays fast
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'sampan' has no attribute {name!r}")
