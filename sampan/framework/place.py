@@ -85,12 +85,3 @@ def get_device() -> str:
 
 def current_place() -> CPUPlace:
     return _CPU
-
-
-def to_place(place) -> Place:
-    """Accept a Place, a device string or None; the place a tensor is reported on."""
-    if place is None or isinstance(place, Place):
-        return _CPU
-    if isinstance(place, str):
-        return set_device.__wrapped__(place) if hasattr(set_device, "__wrapped__") else _CPU
-    raise TypeError(f"place must be a Place or a device string, got {type(place).__name__}")

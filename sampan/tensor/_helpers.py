@@ -45,11 +45,9 @@ def operand(x, value):
 
 def binary(op, x, y):
     """Dispatch a binary op where either side may be a Python scalar."""
-    if x.__class__ is not Tensor:
-        if isinstance(x, _PY_SCALARS) and hasattr(y, "_data"):
-            x = scalar_array(y, x)
-        elif getattr(y, "_is_variable", False) and isinstance(x, _PY_SCALARS):
-            x = scalar_array(y, x)
+    if x.__class__ is not Tensor and isinstance(x, _PY_SCALARS) and (
+            hasattr(y, "_data") or getattr(y, "_is_variable", False)):
+        x = scalar_array(y, x)
     if y.__class__ is not Tensor and isinstance(y, _PY_SCALARS):
         y = scalar_array(x, y)
     return dispatch(op, (x, y))
