@@ -184,14 +184,15 @@ def _index_sample_samples(rng, dtype):
 # --- searchsorted ------------------------------------------------------------------------
 
 def _searchsorted_ref(seq, values, out_int32=False, right=False):
-    side = "right" if right else "left"
+    # Independent of the kernel: Python's bisect on each row, element by element.
+    import bisect
+    find = bisect.bisect_right if right else bisect.bisect_left
     dtype = np.int32 if out_int32 else np.int64
-    if seq.ndim == 1:
-        return np.searchsorted(seq, values, side=side).astype(dtype)
-    s2 = seq.reshape(-1, seq.shape[-1])
-    v2 = values.reshape(s2.shape[0], -1)
-    out = np.stack([np.searchsorted(a, b, side=side) for a, b in zip(s2, v2)])
-    return out.reshape(values.shape).astype(dtype)
+    rows = seq.reshape(-1, seq.shape[-1]).tolist()
+    vals = values.reshape(len(rows), -1) if seq.ndim > 1 else values.reshape(1, -1)
+    out = [[find(rows[min(i, len(rows) - 1)], v) for v in row] for i, row in enumerate(
+        vals.tolist())]
+    return np.asarray(out, dtype=dtype).reshape(values.shape)
 
 
 def _searchsorted_samples(rng, dtype):
