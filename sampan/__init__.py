@@ -32,13 +32,19 @@ def in_dynamic_mode() -> bool:
 in_dygraph_mode = in_dynamic_mode
 
 
-_LAZY = ("io",)  # heavier rooms load on first use so `import sampan` stays fast
+_LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
+         "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks")  # heavier rooms load on first use so `import sampan` stays fast
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         import importlib
-        module = importlib.import_module(f"{__name__}.{name}")
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'sampan' has no attribute {name!r} (not built yet)") from None
         globals()[name] = module
         return module
     raise AttributeError(f"module 'sampan' has no attribute {name!r}")

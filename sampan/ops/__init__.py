@@ -7,3 +7,5 @@ from .dispatch import call, dispatch  # noqa: F401
 from . import (creation, cumulative, indexing, linalg, logic, manipulation, math,  # noqa: F401
                random, reduce, search)
 from . import attribute  # noqa: F401
+from . import (nn_activation, nn_common, nn_conv, nn_loss, nn_norm, nn_pool,  # noqa: F401
+               nn_rnn, nn_vision, optim)

@@ -1,0 +1,12 @@
+"""paddle.nn: the Layer base class, containers, every layer family, functional and initializer."""
+from . import functional  # noqa: F401
+from .layer.activation import *  # noqa: F401,F403
+from .layer.common import *  # noqa: F401,F403
+from .layer.conv import *  # noqa: F401,F403
+from .layer.distance import *  # noqa: F401,F403
+from .layer.loss import *  # noqa: F401,F403
+from .layer.norm import *  # noqa: F401,F403
+from .layer.pooling import *  # noqa: F401,F403
+from .layer.rnn import *  # noqa: F401,F403
+from .layer.transformer import *  # noqa: F401,F403
+from .layer.vision import *  # noqa: F401,F403

@@ -1,0 +1,12 @@
+"""paddle.nn.functional: the functional form of every layer."""
+from .activation import *  # noqa: F401,F403
+from .vision import *  # noqa: F401,F403
+from .conv import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403
+from .norm import *  # noqa: F401,F403
+from .common import *  # noqa: F401,F403
+from .input import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
+from .extension import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .attention import *  # noqa: F401,F403

@@ -1,0 +1,4 @@
+"""Activation functions."""
+from __future__ import annotations
+
+__all__: list = []

@@ -1,0 +1,4 @@
+"""Convolutions and fold/unfold."""
+from __future__ import annotations
+
+__all__: list = []

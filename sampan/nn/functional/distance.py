@@ -1,0 +1,4 @@
+"""pairwise_distance."""
+from __future__ import annotations
+
+__all__: list = []

@@ -1,0 +1,4 @@
+"""one_hot and embedding."""
+from __future__ import annotations
+
+__all__: list = []

@@ -1,0 +1,4 @@
+"""Loss functions."""
+from __future__ import annotations
+
+__all__: list = []

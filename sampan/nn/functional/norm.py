@@ -1,0 +1,4 @@
+"""Normalization functions."""
+from __future__ import annotations
+
+__all__: list = []

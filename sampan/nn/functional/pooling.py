@@ -1,0 +1,4 @@
+"""Pooling functions."""
+from __future__ import annotations
+
+__all__: list = []

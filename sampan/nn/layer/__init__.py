@@ -1,0 +1,1 @@
+"""Layer classes: the base Layer, containers and one module per family."""

@@ -1,0 +1,4 @@
+"""Activation layers."""
+from __future__ import annotations
+
+__all__: list = []

@@ -1,0 +1,4 @@
+"""Common layers: Linear, Bilinear, Embedding, Dropout*, Identity, Flatten, ..."""
+from __future__ import annotations
+
+__all__: list = []

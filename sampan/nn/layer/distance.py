@@ -1,0 +1,4 @@
+"""PairwiseDistance and CosineSimilarity."""
+from __future__ import annotations
+
+__all__: list = []

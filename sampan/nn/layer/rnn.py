@@ -1,0 +1,4 @@
+"""Recurrent layers."""
+from __future__ import annotations
+
+__all__: list = []

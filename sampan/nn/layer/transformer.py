@@ -1,0 +1,4 @@
+"""MultiHeadAttention and Transformer layers."""
+from __future__ import annotations
+
+__all__: list = []
