@@ -1,0 +1,54 @@
+"""The Uniform initializer (random draws from the global generator)."""
+from __future__ import annotations
+
+from ...framework.tensor import Tensor
+from .initializer import Initializer, _filling, _uniform
+
+__all__ = ["Uniform", "UniformInitializer"]
+
+
+class UniformInitializer(Initializer):
+    """U[low, high) (Paddle's legacy name; the diag_* arguments write `diag_val` on a
+    strided diagonal of the flattened parameter, as Paddle's uniform_random op does)."""
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, seed: int = 0,
+                 diag_num: int = 0, diag_step: int = 0, diag_val: float = 1.0) -> None:
+        for arg, value in (("low", low), ("high", high)):
+            if value is None:
+                raise ValueError(f"{type(self).__name__}: {arg} must not be None")
+        if high < low:
+            raise ValueError(f"{type(self).__name__}: high must be >= low, got low={low}, "
+                             f"high={high}")
+        self._low, self._high, self._seed = float(low), float(high), int(seed)
+        self._diag = (int(diag_num), int(diag_step), float(diag_val))
+
+    def forward(self, param: Tensor, block=None) -> Tensor:
+        self._check_param(param, float_only=True)
+        with _filling():
+            value = _uniform(param, self._low, self._high, self._seed)
+        num, step, val = self._diag
+        if num > 0:
+            flat = value._data.reshape(-1).copy()
+            for i in range(num):
+                flat[i * (step + 1)] = val
+            return self._fill(param, flat)
+        return self._fill(param, value)
+
+
+class Uniform(UniformInitializer):
+    """Fill with samples of U[low, high).
+
+    Args:
+        low (float): lower bound. Default -1.0.
+        high (float): upper bound. Default 1.0.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> w = paddle.create_parameter([4], 'float32',
+        ...                             default_initializer=paddle.nn.initializer.Uniform(0, 1))
+        >>> bool(((w >= 0) & (w < 1)).all())
+        True
+    """
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, name=None) -> None:
+        super().__init__(low=low, high=high)
