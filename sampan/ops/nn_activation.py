@@ -1,7 +1,266 @@
-"""Activation operators (relu family, sigmoid family, softmax, gelu, ...).
+"""Activation operators with their own kernels: relu, leaky_relu, elu, gelu, silu, softplus,
+softmax, log_softmax. Other activations are composites in nn/functional/activation.py.
 
-Imports only `framework`, `backend` and sibling op modules.
+Imports only `framework` and sibling op modules; vjp rules use Tensor operators and `call`.
 """
 from __future__ import annotations
 
-from .opdef import OpDef, TensorSpec, register  # noqa: F401
+import math
+
+from .dispatch import call
+from .opdef import OpDef, norm_axis, register, require_float
+
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TANH_K = math.sqrt(2.0 / math.pi)
+_TANH_A = 0.044715
+
+
+def _require_float(api: str, x) -> None:
+    """Kernels refuse integer input as Paddle does (no int kernels are registered)."""
+    if x.dtype.kind not in "fV":
+        raise TypeError(f"{api}: x must be a floating point tensor, got {x.dtype}")
+
+
+class Activation(OpDef):
+    """Base of elementwise activations: float input, output of the same shape and dtype."""
+
+    def infer(self, x, **attrs):
+        require_float(self.name, x)
+        if x.dtype.kind == "c":
+            raise TypeError(f"{self.name}: x must be a real floating point tensor, got "
+                            f"{x.dtype.name}")
+        return x
+
+
+@register
+class Relu(Activation):
+    """out = max(x, 0). Subgradient 0 at x == 0 (Paddle's: dx = dout * (out > 0))."""
+
+    name = "relu"
+    saves = ("out",)
+    onnx = "Relu"
+
+    def compute(self, xp, x):
+        _require_float(self.name, x)
+        return xp.maximum(x, x.dtype.type(0))
+
+    def vjp(self, ctx, g):
+        return (g * call("sign", ctx.out),)
+
+    @staticmethod
+    def decompose(x):
+        return call("maximum", x, x * 0.0)
+
+
+@register
+class LeakyRelu(Activation):
+    """out = x where x > 0 else negative_slope * x; the gradient at 0 is 1 (Paddle's)."""
+
+    name = "leaky_relu"
+    attrs = {"negative_slope": 0.01}
+    onnx = "LeakyRelu"
+
+    def compute(self, xp, x, negative_slope=0.01):
+        _require_float(self.name, x)
+        return xp.where(x > 0, x, x * x.dtype.type(negative_slope))
+
+    def vjp(self, ctx, g):
+        return (call("where", ctx.x >= 0, g, g * ctx.negative_slope),)
+
+    @staticmethod
+    def decompose(x, negative_slope=0.01):
+        return call("where", x > 0, x, x * negative_slope)
+
+
+@register
+class Elu(Activation):
+    """out = x where x > 0 else alpha * (exp(x) - 1); gradient at 0 is alpha (Paddle's)."""
+
+    name = "elu"
+    attrs = {"alpha": 1.0}
+    saves = ("x", "out")
+    onnx = "Elu"
+
+    def compute(self, xp, x, alpha=1.0):
+        _require_float(self.name, x)
+        neg = xp.expm1(xp.minimum(x, x.dtype.type(0)))
+        neg *= x.dtype.type(alpha)
+        return xp.where(x > 0, x, neg)
+
+    def vjp(self, ctx, g):
+        # below 0, d/dx alpha * (e^x - 1) = alpha * e^x = out + alpha
+        return (call("where", ctx.x > 0, g, g * (ctx.out + ctx.alpha)),)
+
+    @staticmethod
+    def decompose(x, alpha=1.0):
+        neg = call("expm1", call("minimum", x, x * 0.0)) * alpha
+        return call("where", x > 0, x, neg)
+
+
+@register
+class Gelu(Activation):
+    """out = x * Phi(x) (Phi: the standard normal CDF); approximate=True uses
+    0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))."""
+
+    name = "gelu"
+    attrs = {"approximate": False}
+    onnx = None  # ONNX Gelu is opset 20
+
+    def compute(self, xp, x, approximate=False):
+        _require_float(self.name, x)
+        one = x.dtype.type(1)
+        half = x.dtype.type(0.5)
+        if approximate:
+            inner = x * x
+            inner *= x.dtype.type(_TANH_A)
+            inner += one
+            inner *= x
+            inner *= x.dtype.type(_TANH_K)
+            out = xp.tanh(inner)
+        else:
+            out = xp.special.erf(x * x.dtype.type(_SQRT_HALF)).astype(x.dtype, copy=False)
+        out += one
+        out *= half
+        out *= x
+        return out
+
+    def vjp(self, ctx, g):
+        x = ctx.x
+        if ctx.approximate:
+            t = call("tanh", (x + x * x * x * _TANH_A) * _TANH_K)
+            dt = (1.0 - t * t) * ((x * x * (3.0 * _TANH_A) + 1.0) * _TANH_K)
+            return (g * ((t + 1.0) * 0.5 + x * dt * 0.5),)
+        cdf = (call("erf", x * _SQRT_HALF) + 1.0) * 0.5
+        pdf = call("exp", x * x * -0.5) * _INV_SQRT_2PI
+        return (g * (cdf + x * pdf),)
+
+    @staticmethod
+    def decompose(x, approximate=False):
+        if approximate:
+            t = call("tanh", (x + x * x * x * _TANH_A) * _TANH_K)
+            return x * (t + 1.0) * 0.5
+        return x * (call("erf", x * _SQRT_HALF) + 1.0) * 0.5
+
+
+@register
+class Silu(Activation):
+    """out = x * sigmoid(x) (also paddle.nn.functional.swish)."""
+
+    name = "silu"
+
+    def compute(self, xp, x):
+        _require_float(self.name, x)
+        out = xp.special.expit(x).astype(x.dtype, copy=False)
+        out *= x
+        return out
+
+    def vjp(self, ctx, g):
+        x = ctx.x
+        s = call("sigmoid", x)
+        return (g * (s * (x * (1.0 - s) + 1.0)),)
+
+    @staticmethod
+    def decompose(x):
+        return x * call("sigmoid", x)
+
+
+@register
+class Softplus(Activation):
+    """out = log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
+
+    name = "softplus"
+    attrs = {"beta": 1.0, "threshold": 20.0}
+
+    def compute(self, xp, x, beta=1.0, threshold=20.0):
+        _require_float(self.name, x)
+        bx = x * x.dtype.type(beta)
+        soft = xp.logaddexp(x.dtype.type(0), bx)
+        if beta != 1.0:
+            soft /= x.dtype.type(beta)
+        return xp.where(bx > threshold, x, soft)
+
+    def vjp(self, ctx, g):
+        bx = ctx.x * ctx.beta
+        return (call("where", bx > ctx.threshold, g, g * call("sigmoid", bx)),)
+
+    @staticmethod
+    def decompose(x, beta=1.0, threshold=20.0):
+        bx = x * beta
+        soft = call("logaddexp", bx * 0.0, bx) / beta
+        return call("where", bx > threshold, x, soft)
+
+
+class _AxisOp(Activation):
+    """Base of softmax / log_softmax: an `axis` attr checked against x's rank."""
+
+    attrs = {"axis": -1}
+    saves = ("out",)
+
+    def infer(self, x, axis=-1):
+        norm_axis(self.name, axis, x.ndim)
+        return super().infer(x)
+
+
+@register
+class Softmax(_AxisOp):
+    """out = exp(x - max) / sum(exp(x - max)) along `axis` (max subtracted for stability)."""
+
+    name = "softmax"
+    onnx = "Softmax"
+
+    def compute(self, xp, x, axis=-1):
+        _require_float(self.name, x)
+        if x.ndim == 0 or x.size == 0:
+            return xp.ones_like(x)
+        out = x - x.max(axis=axis, keepdims=True)
+        xp.exp(out, out=out)
+        out /= out.sum(axis=axis, keepdims=True)
+        return out
+
+    def vjp(self, ctx, g):
+        out = ctx.out
+        if out.ndim == 0:
+            return (g * 0.0,)
+        dot = call("sum", g * out, axis=[ctx.axis], keepdim=True, dtype=None)
+        return ((g - dot) * out,)
+
+    @staticmethod
+    def decompose(x, axis=-1):
+        if x.ndim == 0:
+            return x * 0.0 + 1.0
+        e = call("exp", x - call("max", x, axis=[axis], keepdim=True))
+        return e / call("sum", e, axis=[axis], keepdim=True, dtype=None)
+
+
+@register
+class LogSoftmax(_AxisOp):
+    """out = x - max - log(sum(exp(x - max))) along `axis`."""
+
+    name = "log_softmax"
+    onnx = "LogSoftmax"
+
+    def compute(self, xp, x, axis=-1):
+        _require_float(self.name, x)
+        if x.ndim == 0 or x.size == 0:
+            return xp.zeros_like(x)
+        out = x - x.max(axis=axis, keepdims=True)
+        lse = xp.log(xp.exp(out).sum(axis=axis, keepdims=True))
+        out -= lse
+        return out
+
+    def vjp(self, ctx, g):
+        out = ctx.out
+        if out.ndim == 0:
+            return (g * 0.0,)
+        total = call("sum", g, axis=[ctx.axis], keepdim=True, dtype=None)
+        return (g - call("exp", out) * total,)
+
+    @staticmethod
+    def decompose(x, axis=-1):
+        if x.ndim == 0:
+            return x * 0.0
+        shifted = x - call("max", x, axis=[axis], keepdim=True)
+        lse = call("log", call("sum", call("exp", shifted), axis=[axis], keepdim=True,
+                               dtype=None))
+        return shifted - lse
