@@ -23,6 +23,40 @@ from .tensor import *  # noqa: F401,F403
 from . import device, linalg, utils  # noqa: F401
 
 
+from .framework.param_attr import ParamAttr  # noqa: F401,E402
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
+                     default_initializer=None):
+    """A standalone Parameter (see nn.layer.layers.create_parameter)."""
+    from .nn.layer.layers import create_parameter as _create
+    return _create(shape, dtype, name, attr, is_bias, default_initializer)
+
+
+def save(obj, path, protocol: int = 4, **configs) -> None:
+    """Save a state dict, Tensor or nested container atomically (see framework/io.py)."""
+    from .framework.io import save as _save
+    return _save(obj, path, protocol, **configs)
+
+
+def load(path, **configs):
+    """Load what `save` wrote (or PaddlePaddle's .pdparams/.pdopt), refusing unsafe pickles."""
+    from .framework.io import load as _load
+    return _load(path, **configs)
+
+
+def enable_static() -> None:
+    """Switch to static graph mode: ops append to the default main Program."""
+    from .static import enable_static as _enable
+    _enable()
+
+
+def disable_static(place=None) -> None:
+    """Switch back to dynamic (eager) mode."""
+    from .static import disable_static as _disable
+    _disable(place)
+
+
 def in_dynamic_mode() -> bool:
     """True unless static graph mode was enabled."""
     from .framework.flags import STATE

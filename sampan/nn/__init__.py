@@ -1,5 +1,8 @@
 """paddle.nn: the Layer base class, containers, every layer family, functional and initializer."""
-from . import functional  # noqa: F401
+from . import functional, initializer  # noqa: F401
+from ..framework.param_attr import ParamAttr  # noqa: F401
+from .layer.layers import Layer  # noqa: F401
+from .layer.container import LayerDict, LayerList, ParameterList, Sequential  # noqa: F401
 from .layer.activation import *  # noqa: F401,F403
 from .layer.common import *  # noqa: F401,F403
 from .layer.conv import *  # noqa: F401,F403
