@@ -131,7 +131,7 @@ class LayerDict(Layer):
 
     Examples:
         >>> import sampan as paddle
-        >>> d = paddle.nn.LayerDict({"act": paddle.nn.ReLU()})
+        >>> d = paddle.nn.LayerDict({"act": paddle.nn.Sequential()})
         >>> list(d.keys())
         ['act']
     """
