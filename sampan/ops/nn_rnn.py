@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .dispatch import call
-from .opdef import OpDef, TensorSpec, register, require_float
+from .opdef import OpDef, TensorSpec, broadcast_shapes, register, require_float
 
 
 # --- shared helpers ------------------------------------------------------------------------
@@ -393,3 +393,110 @@ class RnnScan(OpDef):
             h = _blend(steps[t], h_new, h) if steps is not None else h_new
             hs.append(h)
         return call("stack", hs, axis=0)
+
+
+# --- attention -----------------------------------------------------------------------------
+
+def _causal_bias(lq: int, lk: int, dtype):
+    """[lq, lk] additive mask: 0 on and below the diagonal, -inf above (top-left aligned)."""
+    return call("triu", call("full", shape=[lq, lk], fill_value=float("-inf"), dtype=dtype),
+                diagonal=1)
+
+
+@register
+class ScaledDotProductAttention(OpDef):
+    """softmax(q @ k^T * scale + mask) @ v per batch and head, Paddle's layout.
+
+    query [B, Lq, H, D], key [B, Lk, H, D], value [B, Lk, H, Dv] -> out [B, Lq, H, Dv].
+    attn_mask (float, additive) broadcasts to [B, H, Lq, Lk]; is_causal adds -inf above the
+    diagonal instead (the mask is then ignored, as Paddle's CPU path does). scale None means
+    1 / sqrt(D). Rows whose every score is -inf give nan. Dropout is not part of the op.
+    """
+
+    name = "scaled_dot_product_attention"
+    inputs = ("query", "key", "value", "attn_mask?")
+    attrs = {"is_causal": False, "scale": None}
+    check = True
+
+    def infer(self, query, key, value, attn_mask=None, is_causal=False, scale=None):
+        api = self.name
+        for arg, s in (("query", query), ("key", key), ("value", value)):
+            require_float(api, s, arg)
+            if s.ndim != 4:
+                raise ValueError(f"{api}: {arg} must be 4-D [batch, seq_len, num_heads, "
+                                 f"head_dim], got shape {list(s.shape)}")
+            if s.dtype is not query.dtype:
+                raise TypeError(f"{api}: {arg} must have the dtype of query "
+                                f"({query.dtype.name}), got {s.dtype.name}")
+        B, Lq, H, D = query.shape
+        if not _same(key.shape[0], B) or not _same(key.shape[2], H) or not _same(
+                key.shape[3], D):
+            raise ValueError(f"{api}: key (shape {list(key.shape)}) must match query (shape "
+                             f"{list(query.shape)}) in batch, num_heads and head_dim")
+        if not all(_same(a, b) for a, b in zip(value.shape[:3], key.shape[:3])):
+            raise ValueError(f"{api}: value (shape {list(value.shape)}) must match key (shape "
+                             f"{list(key.shape)}) in batch, seq_len and num_heads")
+        if attn_mask is not None:
+            require_float(api, attn_mask, "attn_mask")
+            broadcast_shapes(api, (B, H, Lq, key.shape[1]), attn_mask.shape,
+                             ("the scores [batch, num_heads, seq_len_q, seq_len_k]",
+                              "attn_mask"))
+        return TensorSpec((B, Lq, H, value.shape[3]), query.dtype)
+
+    def compute(self, xp, query, key, value, attn_mask=None, is_causal=False, scale=None):
+        if scale is None:
+            scale = _default_scale(query.shape[-1])
+        s = xp.matmul(query.transpose(0, 2, 1, 3), key.transpose(0, 2, 3, 1))
+        s *= s.dtype.type(scale)
+        if is_causal:
+            lq, lk = s.shape[-2:]
+            s[..., xp.triu(xp.ones((lq, lk), dtype=bool), 1)] = -xp.inf
+        elif attn_mask is not None:
+            s = s + attn_mask.astype(s.dtype, copy=False)
+        if s.size:
+            s -= s.max(axis=-1, keepdims=True)
+            xp.exp(s, out=s)
+            s /= s.sum(axis=-1, keepdims=True)
+        out = xp.matmul(s, value.transpose(0, 2, 1, 3))
+        return out.transpose(0, 2, 1, 3)
+
+    def _probs(self, q, k, mask, is_causal, scale):
+        """Recompute the attention weights [B, H, Lq, Lk] in sampan ops."""
+        s = call("matmul", q, k, transpose_y=True) * scale
+        if is_causal:
+            s = s + _causal_bias(s.shape[-2], s.shape[-1], s.dtype.name)
+        elif mask is not None:
+            s = s + mask
+        return call("softmax", s, axis=-1)
+
+    def vjp(self, ctx, g):
+        perm = [0, 2, 1, 3]
+        q, k, v = (call("transpose", t, perm=perm) for t in (ctx.query, ctx.key, ctx.value))
+        scale = _default_scale(q.shape[-1]) if ctx.scale is None else ctx.scale
+        p = self._probs(q, k, ctx.attn_mask, ctx.is_causal, scale)
+        gt = call("transpose", g, perm=perm)
+        dv = call("transpose", call("matmul", p, gt, transpose_x=True), perm=perm) \
+            if ctx.needs[2] else None
+        dp = call("matmul", gt, v, transpose_y=True)
+        ds = p * (dp - call("sum", dp * p, axis=[-1], keepdim=True, dtype=None))
+        dq = call("transpose", call("matmul", ds, k) * scale, perm=perm) \
+            if ctx.needs[0] else None
+        dk = call("transpose", call("matmul", ds, q, transpose_x=True) * scale, perm=perm) \
+            if ctx.needs[1] else None
+        dmask = ds if len(ctx.needs) > 3 and ctx.needs[3] and not ctx.is_causal else None
+        return dq, dk, dv, dmask
+
+    def decompose(self, query, key, value, attn_mask=None, is_causal=False, scale=None):
+        perm = [0, 2, 1, 3]
+        q, k, v = (call("transpose", t, perm=perm) for t in (query, key, value))
+        scale = _default_scale(q.shape[-1]) if scale is None else scale
+        p = self._probs(q, k, attn_mask, is_causal, scale)
+        return call("transpose", call("matmul", p, v), perm=perm)
+
+
+def _same(a: int, b: int) -> bool:
+    return a == b or -1 in (a, b)
+
+
+def _default_scale(head_dim: int) -> float:
+    return 1.0 / math.sqrt(head_dim) if head_dim > 0 else 1.0

@@ -110,8 +110,38 @@ def _rnn(x, h0, w, mask=None, activation="tanh"):
     return call("_rnn_scan", x, h0, w, mask, activation=activation)
 
 
+def _sdpa_ref(q, k, v, mask=None, is_causal=False, scale=None):
+    q, k, v = (a.transpose(0, 2, 1, 3) for a in (q, k, v))
+    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    s = q @ k.transpose(0, 1, 3, 2) * scale
+    if is_causal:
+        s = s + np.triu(np.full(s.shape[-2:], -np.inf), 1)
+    elif mask is not None:
+        s = s + mask
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return ((e / e.sum(-1, keepdims=True)) @ v).transpose(0, 2, 1, 3).astype(q.dtype)
+
+
+def _sdpa(q, k, v, mask=None, **attrs):
+    return call("scaled_dot_product_attention", q, k, v, mask, **attrs)
+
+
+def _sdpa_samples(rng, dtype):
+    def r(*shape):
+        return rng.standard_normal(shape).astype(dtype)
+    q, k, v = r(1, 3, 2, 2), r(1, 4, 2, 2), r(1, 4, 2, 3)
+    return [Sample((q, k, v), name="plain"),
+            Sample((q, k, v, r(3, 4)), name="float-mask-broadcast"),
+            Sample((q, k, v, r(1, 2, 3, 4)), name="full-mask"),
+            Sample((q, k, r(1, 4, 2, 3)), {"is_causal": True, "scale": 0.3}, name="causal"),
+            Sample((r(2, 1, 3, 2).transpose(0, 2, 1, 3), r(2, 3, 1, 2), r(2, 3, 1, 2)),
+                   name="non-contiguous"),
+            Sample((r(0, 3, 2, 2), r(0, 4, 2, 2), r(0, 4, 2, 3)), name="empty")]
+
+
 ENTRIES = [
     OpEntry("_lstm_scan", _lstm, _lstm_ref, _scan_samples(4)),
     OpEntry("_gru_scan", _gru, _gru_ref, _scan_samples(3, extra=((6,),))),
     OpEntry("_rnn_scan", _rnn, _rnn_ref, _rnn_samples),
+    OpEntry("scaled_dot_product_attention", _sdpa, _sdpa_ref, _sdpa_samples),
 ]
