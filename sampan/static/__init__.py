@@ -1,0 +1,32 @@
+"""paddle.static: Programs, the static builder, Executor, append_backward, inference models.
+
+Imports `framework`, `ops`, `autograd`, `tensor` (the IR itself in program.py imports only
+`framework`).
+"""
+from __future__ import annotations
+
+from ..framework.place import CPUPlace, CUDAPlace  # noqa: F401
+from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F401
+                      default_main_program, default_startup_program, name_scope,
+                      program_guard)
+from .builder import disable_static, enable_static  # noqa: F401
+from .input import create_global_var, create_parameter, data  # noqa: F401
+from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
+from .backward import append_backward, gradients  # noqa: F401
+
+
+def cpu_places(device_count=None) -> list:
+    """[CPUPlace()] * device_count (default 1)."""
+    return [CPUPlace()] * (device_count or 1)
+
+
+def cuda_places(device_ids=None) -> list:
+    """CUDA is not available: an empty list."""
+    return []
+
+
+__all__ = ["Program", "Variable", "Parameter", "Block", "Operator", "default_main_program",
+           "default_startup_program", "program_guard", "name_scope", "data",
+           "create_parameter", "create_global_var", "Executor", "Scope", "global_scope",
+           "scope_guard", "append_backward", "gradients", "cpu_places", "cuda_places",
+           "CPUPlace", "CUDAPlace"]

@@ -1,0 +1,249 @@
+"""Static autograd: append_backward and gradients.
+
+Walks the forward ops in reverse and calls each OpDef's own `vjp` with a context whose values
+are Variables, under the builder, so gradient ops are ordinary ops (`x@GRAD`). Several
+contributions to one gradient are summed with `add_n`. Imports `framework`, `ops`,
+`autograd` and `static`.
+"""
+from __future__ import annotations
+
+from ..autograd.engine import _flatten_grads
+from ..ops.dispatch import call
+from ..ops.opdef import REGISTRY
+from .builder import append_op, build_into, to_variable
+from .program import Variable
+
+
+class _Ctx:
+    """What a vjp sees (mirrors autograd.engine._Ctx): attrs as attributes (defaults are
+    already merged in the Operator), inputs and outputs by name as Variables, `needs` per
+    input slot and `in_shapes` per flattened input that needs a gradient."""
+
+    def __init__(self, attrs: dict) -> None:
+        self.__dict__.update(attrs)
+        self.attrs = attrs
+
+
+def _names(value) -> list:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [v.name if isinstance(v, Variable) else v for v in value]
+    return [value.name if isinstance(value, Variable) else value]
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
+                    checkpoints=None) -> list:
+    """Append the gradient ops of `loss` to its program.
+
+    Args:
+        loss (Variable): a one-element Variable.
+        parameter_list (list, optional): Parameters (or names) to differentiate; default
+            every trainable parameter of the program.
+        no_grad_set (set, optional): Variables (or names) that get no gradient.
+
+    Returns:
+        list of (Parameter, gradient Variable) pairs.
+    """
+    if not getattr(loss, "_is_variable", False):
+        raise TypeError(f"append_backward: loss must be a static Variable, got "
+                        f"{type(loss).__name__}")
+    if loss.size not in (1, -1):
+        raise ValueError(f"append_backward: loss must have one element, got shape "
+                         f"{loss.shape}")
+    block = loss.block
+    program = block.program
+    if parameter_list is None:
+        params = [p for p in program.global_block().vars.values()
+                  if p.is_parameter and not p.stop_gradient]
+    else:
+        params = [block.var(n) for n in _names(parameter_list)]
+    leaves = [v for v in block.vars.values()
+              if not v.stop_gradient and v.is_data and v not in params]
+    with build_into(block):
+        seed = append_op(REGISTRY["full_like"], (loss,), {"fill_value": 1.0, "dtype": None},
+                         out_names=[_grad_name(block, loss.name)])
+        grads = _backward(block, [loss], [seed], params + leaves, set(_names(no_grad_set)))
+    return [(p, g) for p, g in zip(params, grads) if g is not None]
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None) -> list:
+    """Gradients of sum(targets * target_gradients) w.r.t. each of `inputs` (Variables),
+    appended as ops to the targets' program; None where an input does not reach a target."""
+    targets = list(targets) if isinstance(targets, (list, tuple)) else [targets]
+    single = not isinstance(inputs, (list, tuple))
+    inputs = [inputs] if single else list(inputs)
+    for v in targets + inputs:
+        if not getattr(v, "_is_variable", False):
+            raise TypeError(f"gradients: targets and inputs must be static Variables, got "
+                            f"{type(v).__name__}")
+    block = targets[0].block
+    if target_gradients is None:
+        target_gradients = [None] * len(targets)
+    elif not isinstance(target_gradients, (list, tuple)):
+        target_gradients = [target_gradients]
+    if len(target_gradients) != len(targets):
+        raise ValueError(f"gradients: got {len(target_gradients)} target_gradients for "
+                         f"{len(targets)} targets")
+    with build_into(block):
+        seeds = [append_op(REGISTRY["full_like"], (t,), {"fill_value": 1.0, "dtype": None},
+                           out_names=[_grad_name(block, t.name)]) if g is None else g
+                 for t, g in zip(targets, target_gradients)]
+        return _backward(block, targets, seeds, inputs, set(_names(no_grad_set)))
+
+
+def _grad_name(block, name: str) -> str:
+    base = f"{name}@GRAD"
+    new, k = base, 0
+    while block.has_var(new):
+        k += 1
+        new = f"{base}@{k}"
+    return new
+
+
+def _flat_inputs(op, opdef) -> list:
+    """Input names in the order of the vjp's flattened grads (None for empty slots)."""
+    flat = []
+    for slot, variadic in zip(opdef.input_names, opdef.variadic):
+        names = op.inputs.get(slot) or []
+        flat.extend(names if variadic else [names[0] if names else None])
+    return flat
+
+
+def _requires(ops, block, inputs, no_grad) -> set:
+    """Names of variables through which a gradient w.r.t. `inputs` flows."""
+    req = {v.name for v in inputs} - no_grad
+    for op in ops:
+        opdef = REGISTRY[op.type]
+        if opdef.vjp is None or not any(n in req for n in op.input_arg_names):
+            continue
+        for i, n in enumerate(op.output_arg_names):
+            var = block._find_var(n)
+            if (var.dtype.kind in "fc" and i not in opdef.nondiff_outputs and n not in no_grad
+                    and not (var._sg_explicit and var.stop_gradient)):
+                req.add(n)
+    return req
+
+
+def _backward(block, targets, seeds, inputs, no_grad) -> list:
+    ops = list(block.ops)
+    forward = set(block.vars)
+    req = _requires(ops, block, inputs, no_grad)
+    needed = {t.name for t in targets if t.name in req}
+    path = []
+    for op in reversed(ops):
+        if any(n in needed for n in op.output_arg_names):
+            ins = [n for n in op.input_arg_names if n in req]
+            if ins and REGISTRY[op.type].vjp is not None:
+                path.append(op)
+                needed.update(ins)
+    state = _GradState(block, forward)
+    for t, g in zip(targets, seeds):
+        state.taken.add(g.name)
+        state.add(t.name, g)
+    for op in path:
+        _backprop_op(op, block, state, req)
+    return [state.final_for_input(v.name) for v in inputs]
+
+
+class _GradState:
+    """Gradient contributions per variable name, summed when the variable's op is reached."""
+
+    def __init__(self, block, forward: set) -> None:
+        self.block = block
+        self.forward = forward
+        self.contrib: dict = {}
+        self.final: dict = {}
+        self.taken: set = set()   # names that must not be renamed (finalized gradients)
+
+    def add(self, name: str, g: Variable) -> None:
+        self.contrib.setdefault(name, []).append(g)
+
+    def fresh(self, g: Variable) -> bool:
+        return g.name not in self.forward and g.name not in self.taken
+
+    def get(self, name: str):
+        if name in self.final:
+            return self.final[name]
+        gs = self.contrib.pop(name, None)
+        if not gs:
+            return None
+        if len(gs) == 1:
+            g = gs[0]
+            if self.fresh(g):
+                self.block.rename_var(g.name, _grad_name(self.block, name))
+        else:
+            g = append_op(REGISTRY["add_n"], (gs,), {}, out_names=[
+                _grad_name(self.block, name)])
+        self.taken.add(g.name)
+        self.final[name] = g
+        return g
+
+    def final_for_input(self, name: str):
+        g = self.get(name)
+        if g is None or g.name.startswith(f"{name}@GRAD"):
+            return g
+        with build_into(self.block):
+            return append_op(REGISTRY["assign"], (g,), {},
+                             out_names=[_grad_name(self.block, name)])
+
+
+def _backprop_op(op, block, state: _GradState, req: set) -> None:
+    opdef = REGISTRY[op.type]
+    out_names = op.output_arg_names
+    grads = [state.get(n) for n in out_names]
+    if all(g is None for g in grads):
+        return
+    grads = [g if g is not None else append_op(
+        REGISTRY["full_like"], (block._find_var(n),), {"fill_value": 0.0, "dtype": None})
+        for g, n in zip(grads, out_names)]
+    flat_names = _flat_inputs(op, opdef)
+    ctx = _Ctx(op.attrs)
+    for slot, variadic in zip(opdef.input_names, opdef.variadic):
+        names = op.inputs.get(slot) or []
+        if variadic:
+            setattr(ctx, slot, [block.var(n) for n in names])
+        else:
+            setattr(ctx, slot, block.var(names[0]) if names else None)
+    if len(out_names) == len(opdef.outputs):
+        for name, n in zip(opdef.outputs, out_names):
+            setattr(ctx, name, block.var(n))
+    else:
+        setattr(ctx, opdef.outputs[0].lstrip("*"), [block.var(n) for n in out_names])
+    needs = []
+    for slot, variadic in zip(opdef.input_names, opdef.variadic):
+        names = op.inputs.get(slot) or []
+        flags = tuple(n in req for n in names)
+        needs.append(flags if variadic else bool(flags and flags[0]))
+    ctx.needs = tuple(needs)
+    ctx.in_shapes = [tuple(block.var(n).shape) if n is not None and n in req else None
+                     for n in flat_names]
+    in_grads = _flatten_grads(opdef, opdef.vjp(ctx, *grads))
+    for name, g in zip(flat_names, in_grads):
+        if name is None or g is None or name not in req:
+            continue
+        g = to_variable(block, f"vjp of {op.type}", name, g)
+        var = block.var(name)
+        g = _unbroadcast(g, var.shape)
+        if g.dtype is not var.dtype:
+            g = call("cast", g, dtype=var.dtype.name)
+        state.add(name, g)
+
+
+def _unbroadcast(g: Variable, shape: list) -> Variable:
+    """Sum `g` over the dims broadcasting added or expanded to reach `shape` (-1 aware)."""
+    gshape = g.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    if lead > 0:
+        g = call("sum", g, axis=list(range(lead)), keepdim=False, dtype=None)
+        gshape = g.shape
+    if len(gshape) == len(shape):
+        axes = [i for i, (d, gd) in enumerate(zip(shape, gshape)) if d == 1 and gd != 1]
+        if axes:
+            g = call("sum", g, axis=axes, keepdim=True, dtype=None)
+            gshape = g.shape
+    if gshape != shape and -1 not in shape:
+        g = call("reshape", g, shape=list(shape))
+    return g

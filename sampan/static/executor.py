@@ -1,0 +1,309 @@
+"""Executor, Scope, global_scope, scope_guard: run a Program's global block.
+
+A Block is compiled once into a plan (resolved kernels, integer slots for variables, the
+step after which each intermediate is freed) cached per (program, version, feed, fetch);
+a run only executes the plan. No op-specific code here. Imports `framework`, `ops` and
+`static.program`.
+"""
+from __future__ import annotations
+
+import contextlib
+import zlib
+
+import numpy as np
+
+from ..backend import numpy_ as _xp
+from ..framework import dtype as _dt
+from ..framework.random import next_seed
+from ..framework.tensor import Tensor, to_array, wrap
+from ..ops.opdef import REGISTRY
+from .program import Program, Variable, check_feed_array, default_main_program
+
+_ND = np.ndarray
+_asarray = np.asarray
+
+
+class Scope:
+    """Holds the values of persistable variables (parameters, optimizer state) by name."""
+
+    def __init__(self) -> None:
+        self._vars: dict = {}
+
+    def get(self, name: str, default=None):
+        return self._vars.get(name, default)
+
+    def set(self, name: str, value) -> None:
+        self._vars[name] = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    def find_var(self, name: str):
+        return _ScopeVar(self, name) if name in self._vars else None
+
+    def var(self, name: str):
+        return _ScopeVar(self, name)
+
+    def local_var_names(self) -> list:
+        return list(self._vars)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._vars
+
+    def drop_kids(self) -> None:
+        pass
+
+
+class _ScopeVar:
+    """Paddle's scope.find_var(name): get_tensor() and set(value, place)."""
+
+    def __init__(self, scope: Scope, name: str) -> None:
+        self._scope = scope
+        self._name = name
+
+    def get_tensor(self) -> Tensor:
+        arr = self._scope._vars.get(self._name)
+        if arr is None:
+            raise ValueError(f"Scope: variable {self._name!r} holds no value yet")
+        return wrap(arr)
+
+    def set(self, value, place=None) -> None:
+        self._scope.set(self._name, value)
+
+
+_SCOPES = [Scope()]
+
+
+def global_scope() -> Scope:
+    """The scope Executor.run uses when none is given."""
+    return _SCOPES[-1]
+
+
+@contextlib.contextmanager
+def scope_guard(scope: Scope):
+    """Make `scope` the global scope inside the block."""
+    if not isinstance(scope, Scope):
+        raise TypeError(f"scope_guard: scope must be a Scope, got {type(scope).__name__}")
+    _SCOPES.append(scope)
+    try:
+        yield
+    finally:
+        _SCOPES.pop()
+
+
+class _Plan:
+    """A compiled block: steps over integer slots."""
+
+    __slots__ = ("nslots", "steps", "feeds", "fetch", "reads", "writes", "random")
+
+
+def _compile(program: Program, feed_names: tuple, fetch_names: tuple) -> _Plan:
+    block = program.global_block()
+    slots: dict = {}
+
+    def slot(name):
+        idx = slots.get(name)
+        if idx is None:
+            idx = slots[name] = len(slots)
+        return idx
+
+    defined = set()
+    feeds = {}
+    for name in feed_names:
+        var = block.vars.get(name)
+        if var is None:
+            raise ValueError(f"Executor.run: feed name {name!r} is not a variable of the "
+                             f"program (data variables: {_data_names(program)})")
+        feeds[name] = (slot(name), var)
+        defined.add(name)
+    reads = []      # (slot, name) of values taken from the program/scope at run start
+    steps = []
+    last_use: dict = {}
+    written = []
+    for k, op in enumerate(block.ops):
+        opdef = REGISTRY.get(op.type)
+        if opdef is None:
+            raise ValueError(f"Executor: no operator named {op.type!r} is registered")
+        args = []
+        for slot_name, variadic in zip(opdef.input_names, opdef.variadic):
+            names = op.inputs.get(slot_name) or []
+            for n in names:
+                if n not in defined:
+                    _need_value(program, block, n, op)
+                    reads.append((slot(n), n))
+                    defined.add(n)
+                last_use[n] = k
+            if variadic:
+                args.append(tuple(slots[n] for n in names))
+            else:
+                args.append(slots[names[0]] if names else None)
+        outs = tuple(slot(n) for n in op.output_arg_names)
+        for n in op.output_arg_names:
+            defined.add(n)
+            last_use.setdefault(n, k)
+            var = block._find_var(n)
+            if var is not None and var.persistable:
+                written.append((slots[n], n))
+        simple = all(type(a) is int for a in args)
+        steps.append([opdef.compute, tuple(args), dict(op.attrs), outs, opdef.multi_out,
+                      simple, (), opdef.random])
+    fetch = []
+    for name in fetch_names:
+        if name not in defined:
+            if block._find_var(name) is None:
+                raise ValueError(f"Executor.run: cannot fetch {name!r}: the program has no "
+                                 f"variable of that name")
+            _need_value(program, block, name, None)
+            reads.append((slot(name), name))
+            defined.add(name)
+        fetch.append(slots[name])
+        last_use[name] = len(block.ops)
+    for _, n in written:
+        last_use[n] = len(block.ops)
+    frees: dict = {}
+    for n, k in last_use.items():
+        if k < len(block.ops):
+            frees.setdefault(k, []).append(slots[n])
+    for k, step in enumerate(steps):
+        step[6] = tuple(frees.get(k, ()))
+    plan = _Plan()
+    plan.nslots = len(slots)
+    plan.steps = [tuple(s) for s in steps]
+    plan.feeds = feeds
+    plan.fetch = fetch
+    plan.reads = reads
+    plan.writes = _dedup(written)
+    plan.random = [k for k, s in enumerate(steps) if s[7]]
+    return plan
+
+
+def _dedup(pairs: list) -> list:
+    seen = {}
+    for idx, name in pairs:
+        seen[name] = idx
+    return [(idx, name) for name, idx in seen.items()]
+
+
+def _data_names(program: Program) -> list:
+    return [v.name for v in program.global_block().vars.values() if v.is_data]
+
+
+def _need_value(program, block, name: str, op) -> None:
+    """`name` is read before any op defines it: it must be a constant, bound or
+    persistable (scope) variable; a data variable must be fed."""
+    var = block._find_var(name)
+    where = f" (read by op '{op.type}')" if op is not None else ""
+    if var is None:
+        raise ValueError(f"Executor: variable {name!r}{where} is not defined in the program")
+    if name in program._consts or name in program._bound or var.persistable:
+        return
+    if var.is_data:
+        raise ValueError(f"Executor.run: data variable {name!r}{where} must be fed; "
+                         f"pass feed={{{name!r}: array}}")
+    raise ValueError(f"Executor: variable {name!r}{where} is neither fed, persistable nor "
+                     f"computed by an earlier op")
+
+
+class Executor:
+    """Runs Programs (`paddle.static.Executor`)."""
+
+    def __init__(self, place=None) -> None:
+        self.place = place
+        self._cache: dict = {}
+
+    def close(self) -> None:
+        self._cache.clear()
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False,
+            return_merged=True, use_prune=False):
+        program = default_main_program() if program is None else program
+        program = getattr(program, "_program", program)  # CompiledProgram
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: program must be a Program, got "
+                            f"{type(program).__name__}")
+        scope = global_scope() if scope is None else scope
+        feed = {} if feed is None else feed
+        if not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: feed must be a dict of name -> array, got "
+                            f"{type(feed).__name__}")
+        single = fetch_list is not None and not isinstance(fetch_list, (list, tuple))
+        fetch = [] if fetch_list is None else [fetch_list] if single else list(fetch_list)
+        fetch_names = tuple(_fetch_name(f) for f in fetch)
+        feed_names = tuple(feed)
+        key = (id(program), program._version, feed_names, fetch_names)
+        plan = self._cache.get(key)
+        if plan is None:
+            plan = _compile(program, feed_names, fetch_names)
+            self._cache[key] = plan
+        outs = _execute(program, plan, feed, scope)
+        if return_numpy:
+            return outs
+        return [wrap(o) for o in outs]
+
+
+def _fetch_name(f) -> str:
+    if isinstance(f, str):
+        return f
+    if getattr(f, "_is_variable", False):
+        return f.name
+    raise TypeError(f"Executor.run: fetch_list items must be Variables or names, got "
+                    f"{type(f).__name__}")
+
+
+def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope) -> list:
+    env = [None] * plan.nslots
+    for name, value in feed.items():
+        idx, var = plan.feeds[name]
+        arr = value._data if isinstance(value, Tensor) else value
+        if arr.__class__ is not _ND:
+            arr = to_array(arr, var.dtype)
+        check_feed_array(var, arr)
+        env[idx] = arr
+    consts, bound = program._consts, program._bound
+    for idx, name in plan.reads:
+        arr = consts.get(name)
+        if arr is None:
+            t = bound.get(name)
+            arr = t._data if t is not None else scope._vars.get(name)
+            if arr is None:
+                raise RuntimeError(f"Executor.run: persistable variable {name!r} has no value "
+                                   f"in the scope; run the startup program first "
+                                   f"(exe.run(paddle.static.default_startup_program()))")
+        env[idx] = arr
+    seeds = _seeds(program, plan)
+    xp = _xp
+    for k, (compute, args, attrs, outs, multi, simple, frees, rnd) in enumerate(plan.steps):
+        if rnd:
+            attrs = {**attrs, "seed": seeds[k]}
+        if simple:
+            vals = [env[i] for i in args]
+        else:
+            vals = [env[a] if type(a) is int else None if a is None else [env[i] for i in a]
+                    for a in args]
+        try:
+            out = compute(xp, *vals, **attrs)
+        except Exception as err:
+            raise type(err)(f"Executor: op #{k} ({program.global_block().ops[k].type}) "
+                            f"failed: {err}") from err
+        if multi:
+            for i, o in zip(outs, out):
+                env[i] = o if o.__class__ is _ND else _asarray(o)
+        else:
+            env[outs[0]] = out if out.__class__ is _ND else _asarray(out)
+        for i in frees:
+            env[i] = None
+    for idx, name in plan.writes:
+        t = bound.get(name)
+        if t is not None:
+            arr = env[idx]
+            t._data = arr if arr.dtype == t._data.dtype else arr.astype(t._data.dtype)
+            t._version += 1
+        else:
+            scope._vars[name] = env[idx]
+    return [env[i] for i in plan.fetch]
+
+
+def _seeds(program: Program, plan: _Plan) -> dict:
+    if not plan.random:
+        return {}
+    if program.random_seed:
+        return {k: zlib.crc32(f"{program.random_seed}:{k}".encode()) + 1 for k in plan.random}
+    return {k: next_seed() for k in plan.random}

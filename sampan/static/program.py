@@ -1,0 +1,508 @@
+"""The static IR: Program -> Blocks -> Operators and Variables, the current-program pointers,
+program_guard, name_scope and the stable text form.
+
+A leaf module: imports only `framework` and `utils.unique_name` (no ops), so that the builder
+and everything above can use it. Operators refer to variables by name; Variables are handles.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+
+import numpy as np
+
+from ..framework import dtype as _dt
+from ..utils import unique_name
+
+
+class Variable:
+    """A symbolic tensor in a Block: name, shape (list, -1 = unknown dim), dtype and flags.
+
+    It duck-types paddle.Tensor: the tensor functions, methods and operators bound by
+    `sampan.static.builder` append operators to the Variable's Program instead of computing.
+    """
+
+    _is_variable = True
+    is_parameter = False
+    is_data = False
+    trainable = False
+    lod_level = 0
+    _sg_explicit = False  # the user set stop_gradient (append_backward honours it)
+
+    def __init__(self, block: "Block", name: str, shape, dtype, persistable: bool = False,
+                 stop_gradient: bool = True) -> None:
+        self.block = block
+        self.name = name
+        self._shape = [int(d) for d in shape]
+        self._dtype = _dt.convert_dtype(dtype)
+        self.persistable = bool(persistable)
+        self._stop_gradient = bool(stop_gradient)
+
+    @property
+    def shape(self) -> list:
+        return list(self._shape)
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return self._dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    ndimension = dim
+
+    @property
+    def stop_gradient(self) -> bool:
+        return self._stop_gradient
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: bool) -> None:
+        self._stop_gradient = bool(value)
+        self._sg_explicit = True
+
+    @property
+    def type(self) -> str:
+        return "LOD_TENSOR"
+
+    @property
+    def program(self) -> "Program":
+        return self.block.program
+
+    @property
+    def T(self):
+        return self.transpose(list(range(self.ndim))[::-1])
+
+    @property
+    def place(self):
+        from ..framework.place import current_place
+        return current_place()
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self._shape:
+            if d < 0:
+                return -1
+            n *= d
+        return n
+
+    def _no_value(self, what: str):
+        raise TypeError(f"{what}: Variable '{self.name}' is symbolic (static graph mode) and "
+                        f"has no value; fetch it with Executor.run(fetch_list=[...]) or run "
+                        f"in dynamic mode (paddle.disable_static())")
+
+    def numpy(self):
+        self._no_value("numpy")
+
+    def item(self, *args):
+        self._no_value("item")
+
+    def tolist(self):
+        self._no_value("tolist")
+
+    def __array__(self, dtype=None, copy=None):
+        self._no_value("numpy.asarray")
+
+    def __bool__(self) -> bool:
+        self._no_value("bool()")
+
+    def __float__(self) -> float:
+        self._no_value("float()")
+
+    def __int__(self) -> int:
+        self._no_value("int()")
+
+    def __index__(self) -> int:
+        self._no_value("index")
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-D Variable")
+        if self._shape[0] < 0:
+            raise TypeError(f"len(): the first dim of Variable '{self.name}' is unknown (-1)")
+        return self._shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        kind = "persist " if self.persistable else ""
+        return (f"{kind}var {self.name} : LOD_TENSOR.shape({', '.join(map(str, self._shape))})"
+                f".dtype({self._dtype.name}).stop_gradient({self._stop_gradient})")
+
+    __str__ = __repr__
+
+    def detach(self) -> "Variable":
+        from ..ops.dispatch import call
+        out = call("assign", self)
+        out._stop_gradient = True
+        return out
+
+    def clone(self) -> "Variable":
+        from ..ops.dispatch import call
+        return call("assign", self)
+
+    def _set_spec(self, shape, dtype) -> None:
+        self._shape = [int(d) for d in shape]
+        self._dtype = _dt.convert_dtype(dtype)
+
+
+class Parameter(Variable):
+    """A persistable, trainable Variable (static.create_parameter, layers in static mode)."""
+
+    is_parameter = True
+
+    def __init__(self, block, name, shape, dtype, trainable: bool = True, **kwargs) -> None:
+        super().__init__(block, name, shape, dtype, persistable=True,
+                         stop_gradient=not trainable)
+        self.trainable = trainable
+        self.optimize_attr = {"learning_rate": 1.0}
+        self.regularizer = None
+        self.need_clip = True
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+
+class Operator:
+    """One op: type (OpDef name), inputs {slot: [var names]}, outputs {name: [var names]},
+    attrs (defaults merged, JSON-serializable)."""
+
+    __slots__ = ("block", "type", "inputs", "outputs", "attrs")
+
+    def __init__(self, block, type: str, inputs: dict, outputs: dict, attrs: dict) -> None:
+        self.block = block
+        self.type = type
+        self.inputs = inputs
+        self.outputs = outputs
+        self.attrs = attrs
+
+    def input(self, slot: str) -> list:
+        return list(self.inputs.get(slot, []))
+
+    def output(self, name: str) -> list:
+        return list(self.outputs.get(name, []))
+
+    @property
+    def input_arg_names(self) -> list:
+        return [n for names in self.inputs.values() for n in names]
+
+    @property
+    def output_arg_names(self) -> list:
+        return [n for names in self.outputs.values() for n in names]
+
+    def attr(self, name: str):
+        return self.attrs[name]
+
+    def has_attr(self, name: str) -> bool:
+        return name in self.attrs
+
+    def to_string(self) -> str:
+        """`%out = type(slot=%var, list=[%a, %b], attr=value)`; attrs equal to the OpDef
+        default are left out."""
+        defaults, variadic = OPINFO(self.type) if OPINFO else ({}, ())
+        outs = ", ".join(f"%{n}" for n in self.output_arg_names)
+        args = []
+        for slot, names in self.inputs.items():
+            if slot in variadic:
+                args.append(f"{slot}=[{', '.join('%' + n for n in names)}]")
+            elif not names:
+                args.append(f"{slot}=None")
+            else:
+                args.append(f"{slot}=%{names[0]}")
+        for key in sorted(self.attrs):
+            value = self.attrs[key]
+            if key in defaults and defaults[key] == value:
+                continue
+            args.append(f"{key}={json.dumps(value)}")
+        return f"{outs} = {self.type}({', '.join(args)})"
+
+    def __repr__(self) -> str:
+        return self.to_string()
+
+
+# Set by the builder: op type -> (attr defaults, names of variadic slots), for printing.
+OPINFO = None
+
+
+class Block:
+    """An ordered list of Operators and the Variables they define (block 0 is global)."""
+
+    def __init__(self, program: "Program", idx: int, parent_idx: int = -1) -> None:
+        self.program = program
+        self.idx = idx
+        self.parent_idx = parent_idx
+        self.vars: dict = {}
+        self.ops: list = []
+
+    def var(self, name: str) -> Variable:
+        v = self._find_var(name)
+        if v is None:
+            raise ValueError(f"Block {self.idx}: no variable named {name!r}")
+        return v
+
+    def has_var(self, name: str) -> bool:
+        return self._find_var(name) is not None
+
+    def _find_var(self, name: str):
+        block = self
+        while block is not None:
+            v = block.vars.get(name)
+            if v is not None:
+                return v
+            block = block.program.blocks[block.parent_idx] if block.parent_idx >= 0 else None
+        return None
+
+    def create_var(self, name=None, shape=(), dtype="float32", persistable=False,
+                   stop_gradient=True, cls=Variable, **kwargs) -> Variable:
+        name = name or unique_name.generate("tmp")
+        if name in self.vars:
+            raise ValueError(f"Block {self.idx}: a variable named {name!r} already exists")
+        v = cls(self, name, shape, dtype, persistable=persistable,
+                stop_gradient=stop_gradient, **kwargs) if cls is Variable else cls(
+            self, name, shape, dtype, **kwargs)
+        self.vars[name] = v
+        self.program._bump()
+        return v
+
+    def create_parameter(self, name, shape, dtype, trainable=True, **kwargs) -> Parameter:
+        return self.create_var(name, shape, dtype, cls=Parameter, trainable=trainable,
+                               **kwargs)
+
+    def append_op(self, type: str, inputs: dict, outputs: dict, attrs: dict) -> Operator:
+        op = Operator(self, type, inputs, outputs, attrs)
+        self.ops.append(op)
+        self.program._bump()
+        return op
+
+    def all_parameters(self) -> list:
+        return [v for v in self.vars.values() if v.is_parameter]
+
+    def rename_var(self, old: str, new: str) -> Variable:
+        """Rename a variable and every reference to it in this block's ops."""
+        v = self.vars.pop(old)
+        v.name = new
+        self.vars[new] = v
+        for op in self.ops:
+            for table in (op.inputs, op.outputs):
+                for names in table.values():
+                    if names:
+                        for i, n in enumerate(names):
+                            if n == old:
+                                names[i] = new
+        self.program._bump()
+        return v
+
+    def to_string(self) -> str:
+        lines = [f"block {self.idx}" + (f" (parent {self.parent_idx})"
+                                        if self.parent_idx >= 0 else "") + ":"]
+        defined = {n for op in self.ops for n in op.output_arg_names}
+        for v in self.vars.values():
+            if v.name in defined:
+                continue
+            kind = ("param" if v.is_parameter else "data" if v.is_data else
+                    "const" if v.name in self.program._consts else
+                    "persist" if v.persistable else "var")
+            lines.append(f"  {kind} %{v.name}: {_spec_text(v)}")
+        for op in self.ops:
+            specs = ", ".join(_spec_text(self._find_var(n)) for n in op.output_arg_names)
+            lines.append(f"  {op.to_string()}  # {specs}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.to_string()
+
+
+def _spec_text(v) -> str:
+    if v is None:
+        return "?"
+    return f"{v.dtype.name}[{', '.join(map(str, v._shape))}]"
+
+
+class Program:
+    """A static computation: blocks of Operators over Variables (`paddle.static.Program`)."""
+
+    def __init__(self) -> None:
+        self.blocks = [Block(self, 0)]
+        self._current_block_idx = 0
+        self.random_seed = 0
+        self._version = 0
+        self._consts: dict = {}    # name -> ndarray for constant Variables
+        self._bound: dict = {}     # name -> eager Tensor backing a persistable Variable
+        self._eager_ids: dict = {}  # id(eager tensor) -> var name (met while building)
+        self._is_test = False
+
+    def _bump(self) -> None:
+        self._version += 1
+
+    # --- structure -------------------------------------------------------------------
+    def global_block(self) -> Block:
+        return self.blocks[0]
+
+    def block(self, index: int) -> Block:
+        return self.blocks[index]
+
+    def current_block(self) -> Block:
+        return self.blocks[self._current_block_idx]
+
+    @property
+    def num_blocks(self) -> int:
+        return len(self.blocks)
+
+    def _create_block(self, parent_idx: int | None = None) -> Block:
+        parent = self._current_block_idx if parent_idx is None else parent_idx
+        block = Block(self, len(self.blocks), parent)
+        self.blocks.append(block)
+        self._current_block_idx = block.idx
+        self._bump()
+        return block
+
+    def _rollback(self) -> None:
+        self._current_block_idx = self.current_block().parent_idx
+
+    def list_vars(self):
+        for block in self.blocks:
+            yield from block.vars.values()
+
+    def all_parameters(self) -> list:
+        return [p for block in self.blocks for p in block.all_parameters()]
+
+    def state_dict(self, mode: str = "all", scope=None) -> dict:
+        from .executor import global_scope
+        from ..framework.tensor import wrap
+        scope = scope or global_scope()
+        out = {}
+        for v in self.list_vars():
+            if v.persistable and v.name not in self._consts:
+                arr = self._bound[v.name]._data if v.name in self._bound else scope.get(v.name)
+                if arr is not None and (mode == "all" or (mode == "param") == v.is_parameter):
+                    out[v.name] = wrap(arr)
+        return out
+
+    # --- copies ----------------------------------------------------------------------
+    def clone(self, for_test: bool = False) -> "Program":
+        """A copy of the program (shared constants and bound tensors); for_test marks it
+        as inference (ops with an `is_test`/`training` attr are switched to inference)."""
+        new = Program()
+        new.random_seed = self.random_seed
+        new._consts = dict(self._consts)
+        new._bound = dict(self._bound)
+        new._eager_ids = dict(self._eager_ids)
+        new.blocks = []
+        for block in self.blocks:
+            nb = Block(new, block.idx, block.parent_idx)
+            for v in block.vars.values():
+                nv = Variable.__new__(type(v))
+                nv.__dict__.update(v.__dict__)
+                nv.block = nb
+                nb.vars[v.name] = nv
+            for op in block.ops:
+                attrs = json.loads(json.dumps(op.attrs))
+                if for_test:
+                    if "training" in attrs:
+                        attrs["training"] = False
+                    if "is_test" in attrs:
+                        attrs["is_test"] = True
+                nb.ops.append(Operator(nb, op.type, _copy_slots(op.inputs),
+                                       _copy_slots(op.outputs), attrs))
+            new.blocks.append(nb)
+        new._is_test = for_test or self._is_test
+        return new
+
+    def __repr__(self) -> str:
+        return self.to_string()
+
+    __str__ = __repr__
+
+    def to_string(self, throw_on_error: bool = False, with_details: bool = False) -> str:
+        return "\n".join(b.to_string() for b in self.blocks)
+
+    def verify(self) -> None:
+        from .verify import verify
+        verify(self)
+
+
+def _copy_slots(table: dict) -> dict:
+    return {k: (None if v is None else list(v)) for k, v in table.items()}
+
+
+# --- the current programs -------------------------------------------------------------------
+
+class _Current:
+    main = Program()
+    startup = Program()
+    name_scopes: list = []
+
+
+def default_main_program() -> Program:
+    """The Program that static-mode operators are appended to."""
+    return _Current.main
+
+
+def default_startup_program() -> Program:
+    """The Program holding parameter initialisers."""
+    return _Current.startup
+
+
+def switch_main_program(program: Program) -> Program:
+    old = _Current.main
+    _Current.main = program
+    return old
+
+
+def switch_startup_program(program: Program) -> Program:
+    old = _Current.startup
+    _Current.startup = program
+    return old
+
+
+@contextlib.contextmanager
+def program_guard(main_program: Program, startup_program: Program | None = None):
+    """Append operators to `main_program` (and initialisers to `startup_program`) inside."""
+    if not isinstance(main_program, Program):
+        raise TypeError(f"program_guard: main_program must be a Program, got "
+                        f"{type(main_program).__name__}")
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError(f"program_guard: startup_program must be a Program, got "
+                        f"{type(startup_program).__name__}")
+    from .builder import building
+    old_main = switch_main_program(main_program)
+    old_startup = switch_startup_program(startup_program) if startup_program else None
+    try:
+        with building():
+            yield
+    finally:
+        switch_main_program(old_main)
+        if old_startup is not None:
+            switch_startup_program(old_startup)
+
+
+@contextlib.contextmanager
+def name_scope(prefix: str | None = None):
+    """Prefix for generated names inside (recorded for readability; names stay unique)."""
+    _Current.name_scopes.append(prefix or "")
+    try:
+        yield
+    finally:
+        _Current.name_scopes.pop()
+
+
+def check_feed_array(var: Variable, arr: np.ndarray) -> None:
+    """Raise a clear error when `arr` cannot be fed into `var` (shape or dtype)."""
+    shape = var._shape
+    if len(shape) != arr.ndim or any(d >= 0 and d != a for d, a in zip(shape, arr.shape)):
+        raise ValueError(f"Executor.run: the fed value of '{var.name}' has shape "
+                         f"{list(arr.shape)}, but the variable expects shape {shape} "
+                         f"(-1 = any size)")
+    if arr.dtype != var.dtype.np:
+        raise TypeError(f"Executor.run: the fed value of '{var.name}' has dtype "
+                        f"{_dt.from_numpy(arr.dtype).name if arr.dtype in _dt._BY_NP else arr.dtype}"
+                        f", but the variable expects {var.dtype.name}; cast it first "
+                        f"(e.g. arr.astype('{var.dtype.name}'))")
