@@ -51,6 +51,45 @@ class enable_grad(no_grad):
     _mode = True
 
 
+class saved_tensors_hooks:
+    """Context manager: tensors saved for backward go through pack_hook when the forward op
+    runs and come back through unpack_hook when backward needs them (e.g. to offload or
+    compress activations).
+
+    Args:
+        pack_hook (callable): Tensor -> any object.
+        unpack_hook (callable): that object -> Tensor.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> packed = []
+        >>> def pack(t):
+        ...     packed.append(t.shape)
+        ...     return t.numpy()
+        >>> def unpack(a):
+        ...     return paddle.to_tensor(a)
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> with paddle.autograd.saved_tensors_hooks(pack, unpack):
+        ...     y = (x * x).sum()
+        >>> y.backward()
+        >>> x.grad.numpy().tolist(), len(packed) > 0
+        ([2.0, 4.0], True)
+    """
+
+    def __init__(self, pack_hook, unpack_hook) -> None:
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("saved_tensors_hooks: pack_hook and unpack_hook must be callable")
+        self.hooks = (pack_hook, unpack_hook)
+
+    def __enter__(self):
+        self.prev = STATE.saved_hooks
+        STATE.saved_hooks = self.hooks
+        return self
+
+    def __exit__(self, *exc) -> None:
+        STATE.saved_hooks = self.prev
+
+
 class set_grad_enabled:
     """Turn gradient recording on or off (context manager)."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.flags import STATE
+from ..framework.node import Packed
 from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call
 
@@ -37,7 +38,9 @@ def _build_ctx(node) -> _Ctx:
     if node.saved_out:
         for name, arr, ref, version in node.saved_out:
             t = ref()
-            if t is not None and t._version != version:
+            if isinstance(arr, Packed):
+                arr = to_array_of(op, name, arr.get())
+            elif t is not None and t._version != version:
                 _version_error(op, name, t._version, version)
             out = wrap(arr)
             idx = op.outputs.index(name)
@@ -64,9 +67,22 @@ def _build_ctx(node) -> _Ctx:
     return ctx
 
 
+def to_array_of(op, name, value):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"saved_tensors_hooks: unpack_hook must return a Tensor for "
+                        f"'{name}' of op '{op.name}', got {type(value).__name__}")
+    return value._data
+
+
 def _as_saved(value):
     if isinstance(value, list):
         return [_as_saved(v) for v in value]
+    if isinstance(value, Packed):
+        value = value.get()
+        if not isinstance(value, Tensor):
+            raise TypeError(f"saved_tensors_hooks: unpack_hook must return a Tensor, got "
+                            f"{type(value).__name__}")
+        return value
     if value is None or isinstance(value, Tensor):
         return value
     return wrap(np.asarray(value))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 class _State:
-    __slots__ = ("grad_enabled", "intercept", "static_mode")
+    __slots__ = ("grad_enabled", "intercept", "static_mode", "saved_hooks")
 
     def __init__(self) -> None:
         self.grad_enabled = True
@@ -16,6 +16,8 @@ class _State:
         # previous one and ends in `ops.dispatch.eager`.
         self.intercept = None
         self.static_mode = False
+        # (pack_hook, unpack_hook) of the innermost autograd.saved_tensors_hooks, or None
+        self.saved_hooks = None
 
 
 STATE = _State()

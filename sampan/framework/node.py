@@ -41,3 +41,33 @@ class GradNode:
 
     def __repr__(self) -> str:
         return f"<GradNode {self.op.name}>"
+
+
+class Packed:
+    """A saved value replaced by `pack_hook(tensor)` under saved_tensors_hooks; backward
+    gets the tensor back from `unpack_hook(packed)`."""
+
+    __slots__ = ("value", "unpack")
+
+    def __init__(self, value, unpack) -> None:
+        self.value = value
+        self.unpack = unpack
+
+    def get(self):
+        return self.unpack(self.value)
+
+
+def pack_saved(node: GradNode, hooks: tuple, wrap) -> None:
+    """Pass every value `node` saved for its vjp through the active pack hook."""
+    pack, unpack = hooks
+
+    def one(value):
+        if isinstance(value, list):
+            return [one(v) for v in value]
+        return value if value is None else Packed(pack(value), unpack)
+
+    if node.saved:
+        node.saved = {name: one(value) for name, value in node.saved.items()}
+    if node.saved_out:
+        node.saved_out = [(name, Packed(pack(wrap(arr)), unpack), ref, version)
+                          for name, arr, ref, version in node.saved_out]

@@ -14,7 +14,7 @@ import numpy as np
 from ..backend import numpy_ as _xp
 from ..framework import dtype as _dt
 from ..framework.flags import STATE
-from ..framework.node import GradNode
+from ..framework.node import GradNode, pack_saved
 from ..framework.tensor import Parameter, Tensor, to_array, wrap
 from .opdef import REGISTRY, OpDef, TensorSpec
 
@@ -169,6 +169,8 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
             t._node = node
         if op.saved_outputs:
             node.saved_out = [(op.outputs[0], out, _ref(t), 0)]
+        if STATE.saved_hooks is not None:
+            pack_saved(node, STATE.saved_hooks, wrap)
         return t
     results = []
     nondiff = op.nondiff_outputs
@@ -186,6 +188,8 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     if op.saved_outputs:
         node.saved_out = [(op.outputs[i], results[i]._data, _ref(results[i]), 0)
                           for i in op.saved_outputs]
+    if STATE.saved_hooks is not None:
+        pack_saved(node, STATE.saved_hooks, wrap)
     return tuple(results)
 
 
