@@ -214,7 +214,7 @@ def disable_static(place=None) -> None:
 
 # --- Tensor API on Variable ---------------------------------------------------------------------
 
-def _rebind(x: Variable, result: Variable) -> Variable:
+def rebind(x: Variable, result: Variable) -> Variable:
     """End of an in-place op on a Variable: a persistable x is overwritten by an assign op;
     otherwise the handle x now names the result (SSA: the old value keeps its old name)."""
     if x.persistable:
@@ -241,7 +241,7 @@ def _static_inplace(fn, api: str):
         result = fn(x, *args, **kwargs)
         if result.dtype is not x.dtype:
             result = result.astype(x.dtype)
-        return _rebind(x, result)
+        return rebind(x, result)
     inplace.__name__ = api
     return inplace
 

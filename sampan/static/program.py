@@ -23,6 +23,8 @@ class Variable:
     """
 
     _is_variable = True
+    __array_ufunc__ = None  # `ndarray op Variable` defers to Variable's reflected operator
+    _version = 0
     is_parameter = False
     is_data = False
     trainable = False
@@ -149,6 +151,16 @@ class Variable:
     def clone(self) -> "Variable":
         from ..ops.dispatch import call
         return call("assign", self)
+
+    def _alias(self) -> "Variable":
+        """A second handle on the same variable (in-place ops compute from it)."""
+        other = Variable.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        return other
+
+    def _rebind(self, result: "Variable") -> "Variable":
+        from .builder import rebind
+        return rebind(self, result)
 
     def _set_spec(self, shape, dtype) -> None:
         self._shape = [int(d) for d in shape]
