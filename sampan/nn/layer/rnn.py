@@ -1,4 +1,701 @@
-"""Recurrent layers."""
+"""Recurrent layers: the cells (SimpleRNNCell, LSTMCell, GRUCell), the RNN / BiRNN wrappers
+and the multi-layer SimpleRNN / LSTM / GRU networks.
+
+The built-in cells run whole sequences through the scan ops of ops/nn_rnn.py (one input
+projection matmul for all time steps, the recurrence in one kernel); any other cell is
+stepped in Python like Paddle's dynamic-graph `rnn`. Imports `ops`, `tensor` and `nn`.
+"""
 from __future__ import annotations
 
-__all__: list = []
+import math
+
+from ...framework import dtype as _dt
+from ...ops.dispatch import call
+from .. import initializer as I
+from .container import LayerList
+from .layers import Layer
+
+__all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN",
+           "SimpleRNN", "LSTM", "GRU"]
+
+
+# --- nested-structure helpers ----------------------------------------------------------
+
+def _map(fn, *trees):
+    """Apply fn leafwise over equally nested tuples/lists of tensors."""
+    if isinstance(trees[0], (list, tuple)):
+        return type(trees[0])(_map(fn, *parts) for parts in zip(*trees))
+    return fn(*trees)
+
+
+def _flatten(tree) -> list:
+    if isinstance(tree, (list, tuple)):
+        return [leaf for part in tree for leaf in _flatten(part)]
+    return [tree]
+
+
+def _time_major(x, time_major: bool):
+    return x if time_major else call("transpose", x, perm=[1, 0, *range(2, len(x.shape))])
+
+
+def _sequence_mask(sequence_length, steps: int, dtype: str):
+    """[T, B] mask: 1.0 where t < sequence_length[b], else 0.0."""
+    lengths = sequence_length if hasattr(sequence_length, "shape") else call(
+        "cast", _as_tensor(sequence_length), dtype="int64")
+    t = call("arange", start=0, end=steps, step=1, dtype=lengths.dtype.name)
+    valid = call("less_than", call("unsqueeze", t, axis=[1]),
+                 call("unsqueeze", lengths, axis=[0]))
+    return call("cast", valid, dtype=dtype)
+
+
+def _as_tensor(value):
+    from ...tensor.creation import to_tensor
+    return to_tensor(value)
+
+
+# --- cells -----------------------------------------------------------------------------
+
+class RNNCellBase(Layer):
+    """Base of recurrent cells: `forward(inputs, states)` -> (outputs, new_states)."""
+
+    def get_initial_states(self, batch_ref, shape=None, dtype=None, init_value: float = 0.0,
+                           batch_dim_idx: int = 0):
+        """States filled with `init_value`, batch size taken from `batch_ref`.
+
+        Args:
+            batch_ref (Tensor): tensor whose dim `batch_dim_idx` is the batch size.
+            shape (list|tuple, optional): (nested) state shapes without the batch dim
+                (a leading -1 is accepted); `state_shape` by default.
+            dtype (str, optional): state dtype; `state_dtype` or the default float dtype.
+            init_value (float): fill value. Default 0.0.
+            batch_dim_idx (int): batch dim of `batch_ref`. Default 0.
+
+        Returns:
+            Tensor or nested tuple of Tensors shaped [batch, ...].
+        """
+        batch = _flatten(batch_ref)[0].shape[batch_dim_idx]
+        shapes = self.state_shape if shape is None else shape
+        if dtype is None:
+            try:
+                dtype = self.state_dtype
+            except NotImplementedError:
+                dtype = _dt.default_float().name
+        dtype = _dt.convert_dtype(dtype).name
+
+        def make(s):
+            s = list(s)
+            s = s[1:] if s and s[0] == -1 else s
+            return call("full", shape=[batch, *s], fill_value=float(init_value), dtype=dtype)
+
+        def walk(s):
+            if isinstance(s, (list, tuple)) and s and all(isinstance(d, int) for d in s):
+                return make(s)
+            if isinstance(s, (list, tuple)) and not s:
+                return make(s)
+            return type(s)(walk(part) for part in s)
+        return walk(shapes)
+
+    @property
+    def state_shape(self):
+        raise NotImplementedError(f"{type(self).__name__} must define state_shape to use "
+                                  f"get_initial_states")
+
+    @property
+    def state_dtype(self):
+        raise NotImplementedError(f"{type(self).__name__} defines no state_dtype")
+
+    def _create_weights(self, gates: int, input_size: int, hidden_size: int, attrs: tuple,
+                        hh_cols: int | None = None) -> None:
+        """weight_ih [g*H, I], weight_hh [g*H, H], bias_ih/bias_hh [g*H], Paddle's init.
+
+        A False attr gives a frozen parameter (weights 1.0, biases 0.0) as Paddle does.
+        """
+        name = type(self).__name__
+        if not isinstance(input_size, int) or input_size <= 0:
+            raise ValueError(f"{name}: input_size must be a positive int, got {input_size!r}")
+        if not isinstance(hidden_size, int) or hidden_size <= 0:
+            raise ValueError(f"hidden_size of {name} must be greater than 0, but now equals "
+                             f"to {hidden_size!r}")
+        std = 1.0 / math.sqrt(hidden_size)
+        rows = gates * hidden_size
+        specs = (("weight_ih", (rows, input_size), False),
+                 ("weight_hh", (rows, hh_cols or hidden_size), False),
+                 ("bias_ih", (rows,), True), ("bias_hh", (rows,), True))
+        for (pname, shape, is_bias), attr in zip(specs, attrs):
+            if attr is False:
+                p = self.create_parameter(shape, None, is_bias=is_bias,
+                                          default_initializer=I.Constant(0.0 if is_bias
+                                                                         else 1.0))
+                p.stop_gradient = True
+            else:
+                p = self.create_parameter(shape, attr, is_bias=is_bias,
+                                          default_initializer=I.Uniform(-std, std))
+            setattr(self, pname, p)
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+
+    def _default_states(self, inputs):
+        return self.get_initial_states(inputs, dtype=inputs.dtype.name)
+
+
+class SimpleRNNCell(RNNCellBase):
+    """Elman cell: h' = act(x @ W_ih^T + b_ih + h @ W_hh^T + b_hh), act tanh or relu.
+
+    Weights and biases are initialised with Uniform(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
+
+    Args:
+        input_size (int): input feature size.
+        hidden_size (int): hidden state size.
+        activation (str): "tanh" (default) or "relu".
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr (ParamAttr, optional):
+            parameter attributes; False freezes the parameter at 1 (weights) / 0 (biases).
+        name: unused.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> cell = paddle.nn.SimpleRNNCell(4, 3)
+        >>> h, _ = cell(paddle.ones([2, 4]))
+        >>> h.shape
+        [2, 3]
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, activation: str = "tanh",
+                 weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
+                 bias_hh_attr=None, name=None) -> None:
+        super().__init__()
+        self._create_weights(1, input_size, hidden_size,
+                             (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr))
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"activation for SimpleRNNCell should be tanh or relu, but get "
+                             f"{activation}")
+        self.activation = activation
+
+    def _project(self, x):
+        return call("matmul", x, self.weight_ih, transpose_y=True) + (self.bias_ih
+                                                                      + self.bias_hh)
+
+    def _scan(self, x_proj, states, mask):
+        h = call("_rnn_scan", x_proj, states, self.weight_hh, mask,
+                 activation=self.activation)
+        return h, h[-1] if h.shape[0] else states
+
+    def forward(self, inputs, states=None):
+        if states is None:
+            states = self._default_states(inputs)
+        h = call("_rnn_scan", call("unsqueeze", self._project(inputs), axis=[0]), states,
+                 self.weight_hh, None, activation=self.activation)
+        h = call("squeeze", h, axis=[0])
+        return h, h
+
+    @property
+    def state_shape(self):
+        return (self.hidden_size,)
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        return s + f", activation={self.activation}" if self.activation != "tanh" else s
+
+
+class LSTMCell(RNNCellBase):
+    """LSTM cell with Paddle's gate order i, f, g(cell), o:
+    c' = f * c + i * g, h' = o * tanh(c') (then h' @ weight_ho when proj_size > 0).
+
+    Weights and biases are initialised with Uniform(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
+
+    Args:
+        input_size (int): input feature size.
+        hidden_size (int): cell state size.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr (ParamAttr, optional):
+            parameter attributes; False freezes the parameter at 1 (weights) / 0 (biases).
+        proj_size (int): if > 0, project h to this size with weight_ho [hidden, proj].
+        name: unused.
+
+    Returns (forward):
+        (h, (h, c)).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> cell = paddle.nn.LSTMCell(4, 3)
+        >>> h, (h, c) = cell(paddle.ones([2, 4]))
+        >>> c.shape
+        [2, 3]
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, weight_ih_attr=None,
+                 weight_hh_attr=None, bias_ih_attr=None, bias_hh_attr=None,
+                 proj_size: int = 0, name=None) -> None:
+        super().__init__()
+        if not isinstance(proj_size, int) or proj_size < 0:
+            raise ValueError(f"proj_size of LSTMCell must be a non-negative int, got "
+                             f"{proj_size!r}")
+        if proj_size and isinstance(hidden_size, int) and proj_size >= hidden_size:
+            raise ValueError("proj_size must be smaller than hidden_size")
+        self._create_weights(4, input_size, hidden_size,
+                             (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr),
+                             hh_cols=proj_size or None)
+        self.proj_size = proj_size
+        if proj_size > 0:
+            std = 1.0 / math.sqrt(hidden_size)
+            self.weight_ho = self.create_parameter((hidden_size, proj_size), weight_hh_attr,
+                                                   default_initializer=I.Uniform(-std, std))
+
+    def _project(self, x):
+        return call("matmul", x, self.weight_ih, transpose_y=True) + (self.bias_ih
+                                                                      + self.bias_hh)
+
+    def _scan(self, x_proj, states, mask):
+        h, c = call("_lstm_scan", x_proj, states[0], states[1], self.weight_hh, mask)
+        return h, ((h[-1], c[-1]) if h.shape[0] else tuple(states))
+
+    def forward(self, inputs, states=None):
+        if states is None:
+            states = self._default_states(inputs)
+        pre_h, pre_c = states
+        if self.proj_size:
+            gates = self._project(inputs) + call("matmul", pre_h, self.weight_hh,
+                                                 transpose_y=True)
+            i, f, g, o = call("split", gates, num_or_sections=4, axis=-1)
+            c = call("sigmoid", f) * pre_c + call("sigmoid", i) * call("tanh", g)
+            h = call("matmul", call("sigmoid", o) * call("tanh", c), self.weight_ho)
+            return h, (h, c)
+        x = call("unsqueeze", self._project(inputs), axis=[0])
+        h, c = call("_lstm_scan", x, pre_h, pre_c, self.weight_hh, None)
+        h, c = call("squeeze", h, axis=[0]), call("squeeze", c, axis=[0])
+        return h, (h, c)
+
+    @property
+    def state_shape(self):
+        return ((self.proj_size or self.hidden_size,), (self.hidden_size,))
+
+    def extra_repr(self) -> str:
+        return f"{self.input_size}, {self.hidden_size}"
+
+
+class GRUCell(RNNCellBase):
+    """GRU cell with Paddle's gate order r, z, c and the reset gate applied after the
+    matmul: c = tanh(x_c + r * (h @ W_hc^T + b_hc)), h' = (h - c) * z + c.
+
+    Weights and biases are initialised with Uniform(-1/sqrt(hidden_size), 1/sqrt(hidden_size)).
+
+    Args:
+        input_size (int): input feature size.
+        hidden_size (int): hidden state size.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr (ParamAttr, optional):
+            parameter attributes; False freezes the parameter at 1 (weights) / 0 (biases).
+        name: unused.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> cell = paddle.nn.GRUCell(4, 3)
+        >>> h, _ = cell(paddle.ones([2, 4]))
+        >>> h.shape
+        [2, 3]
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, weight_ih_attr=None,
+                 weight_hh_attr=None, bias_ih_attr=None, bias_hh_attr=None,
+                 name=None) -> None:
+        super().__init__()
+        self._create_weights(3, input_size, hidden_size,
+                             (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr))
+
+    def _project(self, x):
+        return call("matmul", x, self.weight_ih, transpose_y=True) + self.bias_ih
+
+    def _scan(self, x_proj, states, mask):
+        h = call("_gru_scan", x_proj, states, self.weight_hh, self.bias_hh, mask)
+        return h, h[-1] if h.shape[0] else states
+
+    def forward(self, inputs, states=None):
+        if states is None:
+            states = self._default_states(inputs)
+        x = call("unsqueeze", self._project(inputs), axis=[0])
+        h = call("squeeze", call("_gru_scan", x, states, self.weight_hh, self.bias_hh, None),
+                 axis=[0])
+        return h, h
+
+    @property
+    def state_shape(self):
+        return (self.hidden_size,)
+
+    def extra_repr(self) -> str:
+        return f"{self.input_size}, {self.hidden_size}"
+
+
+def _fused(cell) -> bool:
+    """Whether the cell is a built-in one the scan ops can run (no projection)."""
+    return type(cell) in (SimpleRNNCell, GRUCell) or (type(cell) is LSTMCell
+                                                      and not cell.proj_size)
+
+
+def _run_scan(cell, x, states, mask, reverse: bool):
+    """One direction through a scan op; x is time-major. Returns (h_seq, final_states)."""
+    x_proj = cell._project(x)
+    if reverse:
+        x_proj = call("flip", x_proj, axis=[0])
+        mask = None if mask is None else call("flip", mask, axis=[0])
+    h_seq, final = cell._scan(x_proj, states, mask)
+    if reverse:
+        h_seq = call("flip", h_seq, axis=[0])
+    return h_seq, final
+
+
+def _run_loop(cell, x, states, mask, reverse: bool, **kwargs):
+    """Any cell, stepped in Python (Paddle's dynamic-graph rnn); x is time-major."""
+    steps = [call("squeeze", p, axis=[0])
+             for p in call("split", x, num_or_sections=x.shape[0], axis=0)]
+    masks = None
+    if mask is not None:
+        masks = [call("squeeze", p, axis=[0])
+                 for p in call("split", call("unsqueeze", mask, axis=[-1]),
+                               num_or_sections=x.shape[0], axis=0)]
+    order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
+    outputs = [None] * len(steps)
+    for t in order:
+        out, new = cell(steps[t], states, **kwargs)
+        if masks is not None:
+            m = masks[t]
+            new = _map(lambda old, n: old + m * (n - old), states, new)
+        states = new
+        outputs[t] = out
+    if not outputs:
+        raise ValueError(f"RNN: inputs must have at least one time step, got shape "
+                         f"{x.shape}")
+    return _map(lambda *outs: call("stack", list(outs), axis=0), *outputs), states
+
+
+def _check_inputs(api: str, inputs) -> None:
+    if not hasattr(inputs, "shape") or len(inputs.shape) != 3:
+        raise ValueError(f"{api}: inputs must be a 3-D Tensor [batch, time_steps, "
+                         f"input_size] (or time-major), got "
+                         f"{getattr(inputs, 'shape', type(inputs).__name__)}")
+
+
+def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major: bool = False,
+        is_reverse: bool = False, **kwargs):
+    """Run `cell` over the time steps of `inputs` (Paddle's paddle.nn.layer.rnn.rnn).
+
+    Outputs at steps past a sequence's length are the cell's outputs for the carried
+    states (Paddle's dynamic-graph behaviour); the states stop updating there.
+    """
+    batch_dim = 1 if time_major else 0
+    if initial_states is None:
+        initial_states = cell.get_initial_states(inputs, dtype=inputs.dtype.name,
+                                                 batch_dim_idx=batch_dim)
+    x = _time_major(inputs, time_major)
+    mask = None if sequence_length is None else _sequence_mask(sequence_length, x.shape[0],
+                                                               inputs.dtype.name)
+    if _fused(cell) and mask is None and not kwargs and x.shape[0] > 0:
+        out, states = _run_scan(cell, x, initial_states, None, is_reverse)
+    else:
+        out, states = _run_loop(cell, x, initial_states, mask, is_reverse, **kwargs)
+    return _map(lambda o: _time_major(o, time_major), out), states
+
+
+class RNN(Layer):
+    """Run a cell over a sequence.
+
+    Args:
+        cell (RNNCellBase): the cell.
+        is_reverse (bool): process the sequence from the last step. Default False.
+        time_major (bool): inputs are [time, batch, ...] instead of [batch, time, ...].
+
+    forward(inputs, initial_states=None, sequence_length=None, **kwargs) returns
+    (outputs, final_states).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> rnn = paddle.nn.RNN(paddle.nn.SimpleRNNCell(4, 3))
+        >>> out, h = rnn(paddle.ones([2, 5, 4]))
+        >>> out.shape, h.shape
+        ([2, 5, 3], [2, 3])
+    """
+
+    def __init__(self, cell, is_reverse: bool = False, time_major: bool = False) -> None:
+        super().__init__()
+        if not isinstance(cell, Layer):
+            raise TypeError(f"RNN: cell must be an RNNCellBase layer, got "
+                            f"{type(cell).__name__}")
+        self.cell = cell
+        self.is_reverse = is_reverse
+        self.time_major = time_major
+
+    def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
+        _check_inputs("RNN", inputs)
+        return rnn(self.cell, inputs, initial_states, sequence_length, self.time_major,
+                   self.is_reverse, **kwargs)
+
+
+class BiRNN(Layer):
+    """A forward and a backward cell over the same sequence; outputs are concatenated on
+    the last axis, final states are (states_fw, states_bw).
+
+    Args:
+        cell_fw (RNNCellBase): forward cell.
+        cell_bw (RNNCellBase): backward cell (same input_size).
+        time_major (bool): inputs are [time, batch, ...]. Default False.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> birnn = paddle.nn.BiRNN(paddle.nn.GRUCell(4, 3), paddle.nn.GRUCell(4, 3))
+        >>> out, (h_fw, h_bw) = birnn(paddle.ones([2, 5, 4]))
+        >>> out.shape
+        [2, 5, 6]
+    """
+
+    def __init__(self, cell_fw, cell_bw, time_major: bool = False) -> None:
+        super().__init__()
+        if cell_fw.input_size != cell_bw.input_size:
+            raise ValueError(f"BiRNN: input size of forward cell({cell_fw.input_size}) does "
+                             f"not equal that of backward cell({cell_bw.input_size})")
+        self.cell_fw = cell_fw
+        self.cell_bw = cell_bw
+        self.time_major = time_major
+
+    def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
+        _check_inputs("BiRNN", inputs)
+        if initial_states is None:
+            states_fw = states_bw = None
+        elif isinstance(initial_states, (list, tuple)) and len(initial_states) == 2:
+            states_fw, states_bw = initial_states
+        else:
+            raise ValueError("BiRNN: initial_states must be a list/tuple of 2 (forward and "
+                             "backward states)")
+        out_fw, st_fw = rnn(self.cell_fw, inputs, states_fw, sequence_length,
+                            self.time_major, False, **kwargs)
+        out_bw, st_bw = rnn(self.cell_bw, inputs, states_bw, sequence_length,
+                            self.time_major, True, **kwargs)
+        outputs = _map(lambda a, b: call("concat", [a, b], axis=-1), out_fw, out_bw)
+        return outputs, (st_fw, st_bw)
+
+
+class RNNBase(LayerList):
+    """Multi-layer, optionally bidirectional network of RNN/BiRNN layers (SimpleRNN, LSTM,
+    GRU). Parameters are also exposed flat as weight_ih_l{k}[_reverse] & co, so the
+    state_dict holds both naming schemes exactly like Paddle's."""
+
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1,
+                 direction: str = "forward", time_major: bool = False, dropout: float = 0.0,
+                 weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
+                 bias_hh_attr=None, proj_size: int = 0) -> None:
+        super().__init__()
+        name = type(self).__name__
+        bidirect = ("bidirectional", "bidirect")
+        if direction not in ("forward", *bidirect):
+            raise ValueError(f"{name}: direction should be forward or bidirect (or "
+                             f"bidirectional), received direction = {direction}")
+        if not isinstance(num_layers, int) or num_layers < 1:
+            raise ValueError(f"{name}: num_layers must be a positive int, got {num_layers!r}")
+        if not 0.0 <= float(dropout) <= 1.0:
+            raise ValueError(f"{name}: dropout must be in [0, 1], got {dropout}")
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.dropout = dropout
+        self.num_directions = 2 if direction in bidirect else 1
+        self.time_major = time_major
+        self.num_layers = num_layers
+        self.state_components = 2 if mode == "LSTM" else 1
+        self.proj_size = proj_size
+        kwargs = {"weight_ih_attr": weight_ih_attr, "weight_hh_attr": weight_hh_attr,
+                  "bias_ih_attr": bias_ih_attr, "bias_hh_attr": bias_hh_attr}
+        if mode == "LSTM":
+            cell_cls = LSTMCell
+            kwargs["proj_size"] = proj_size
+        elif mode == "GRU":
+            cell_cls = GRUCell
+        else:
+            cell_cls = SimpleRNNCell
+            kwargs["activation"] = "relu" if mode == "RNN_RELU" else "tanh"
+        in_size = proj_size or hidden_size
+        for k in range(num_layers):
+            size = input_size if k == 0 else in_size * self.num_directions
+            if self.num_directions == 1:
+                self.append(RNN(cell_cls(size, hidden_size, **kwargs), False, time_major))
+            else:
+                self.append(BiRNN(cell_cls(size, hidden_size, **kwargs),
+                                  cell_cls(size, hidden_size, **kwargs), time_major))
+        # Paddle also exposes the parameters under flat names, pairing a name list with
+        # parameters() in order (quirks included), so its state_dicts load unchanged.
+        names = []
+        for k in range(num_layers):
+            for d in range(self.num_directions):
+                suffix = "_reverse" if d == 1 else ""
+                names.extend(["weight_ih_l{}{}", "weight_hh_l{}{}"])
+                if bias_ih_attr is not False:
+                    names.append("bias_ih_l{}{}")
+                if bias_hh_attr is not False:
+                    names.append("bias_hh_l{}{}")
+                names = [n.format(k, suffix) for n in names]
+        for pname, param in zip(names, self.parameters()):
+            setattr(self, pname, param)
+
+    def _split_states(self, initial_states, batch: int, dtype: str) -> list:
+        """Per layer: the state (or (h, c)) of each direction."""
+        L, D = self.num_layers, self.num_directions
+        if initial_states is None:
+            dims = (self.proj_size or self.hidden_size, self.hidden_size)
+            initial_states = tuple(call("full", shape=[L * D, batch, dims[i]], fill_value=0.0,
+                                        dtype=dtype) for i in range(self.state_components))
+        elif self.state_components == 1:
+            initial_states = (initial_states,)
+        if len(initial_states) != self.state_components:
+            raise ValueError(f"{type(self).__name__}: initial_states must be "
+                             f"{self.state_components} tensor(s) of shape [num_layers * "
+                             f"num_directions, batch, hidden], got {len(initial_states)}")
+        comps = []
+        for s in initial_states:
+            if s.shape[0] != L * D:
+                raise ValueError(f"{type(self).__name__}: initial_states must have "
+                                 f"num_layers * num_directions = {L * D} rows, got shape "
+                                 f"{s.shape}")
+            comps.append(_unstack(s))
+        per_cell = [c[0] if self.state_components == 1 else tuple(c)
+                    for c in zip(*comps)]
+        return [per_cell[k * D:(k + 1) * D] for k in range(L)]
+
+    def forward(self, inputs, initial_states=None, sequence_length=None):
+        name = type(self).__name__
+        _check_inputs(name, inputs)
+        dtype = inputs.dtype.name
+        x = _time_major(inputs, self.time_major)
+        states = self._split_states(initial_states, x.shape[1], dtype)
+        mask = None if sequence_length is None else _sequence_mask(
+            sequence_length, x.shape[0], dtype)
+        finals = []
+        for k, layer in enumerate(self):
+            if k > 0 and self.dropout > 0:
+                from ..functional.common import dropout
+                x = dropout(x, self.dropout, training=self.training, mode="upscale_in_train")
+            cells = [layer.cell] if self.num_directions == 1 else [layer.cell_fw,
+                                                                   layer.cell_bw]
+            outs = []
+            for d, cell in enumerate(cells):
+                run = _run_scan if _fused(cell) and x.shape[0] > 0 else _run_loop
+                out, final = run(cell, x, states[k][d], mask, d == 1)
+                outs.append(out)
+                finals.append(final)
+            x = outs[0] if len(outs) == 1 else call("concat", outs, axis=-1)
+        if mask is not None and not self.proj_size:
+            # NOTE: Paddle's fused kernel zeroes outputs past each length; with proj_size it
+            # steps the cells instead, whose outputs there are those of the carried states
+            x = x * call("unsqueeze", mask, axis=[-1])
+        out = _time_major(x, self.time_major)
+        if self.state_components == 1:
+            return out, call("stack", finals, axis=0)
+        return out, tuple(call("stack", [f[i] for f in finals], axis=0) for i in range(2))
+
+    def extra_repr(self) -> str:
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.time_major is not False:
+            s += f", time_major={self.time_major}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        return s
+
+
+def _unstack(t) -> list:
+    return [call("squeeze", p, axis=[0])
+            for p in call("split", t, num_or_sections=t.shape[0], axis=0)]
+
+
+class SimpleRNN(RNNBase):
+    """Multi-layer Elman RNN.
+
+    Args:
+        input_size (int), hidden_size (int), num_layers (int, default 1),
+        direction (str): "forward" (default), "bidirect" or "bidirectional".
+        time_major (bool): inputs [time, batch, input]. Default False.
+        dropout (float): dropout between layers. Default 0.0.
+        activation (str): "tanh" (default) or "relu".
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: parameter attributes.
+        name: unused.
+
+    forward(inputs, initial_states=None, sequence_length=None) returns (outputs,
+    final_states [num_layers * num_directions, batch, hidden]); outputs are 0 past each
+    sequence's length.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> net = paddle.nn.SimpleRNN(4, 3, num_layers=2)
+        >>> out, h = net(paddle.ones([2, 5, 4]))
+        >>> out.shape, h.shape
+        ([2, 5, 3], [2, 2, 3])
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 direction: str = "forward", time_major: bool = False, dropout: float = 0.0,
+                 activation: str = "tanh", weight_ih_attr=None, weight_hh_attr=None,
+                 bias_ih_attr=None, bias_hh_attr=None, name=None) -> None:
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"Unknown activation '{activation}'")
+        self.__dict__["activation"] = activation
+        super().__init__("RNN_TANH" if activation == "tanh" else "RNN_RELU", input_size,
+                         hidden_size, num_layers, direction, time_major, dropout,
+                         weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr, 0)
+
+
+class LSTM(RNNBase):
+    """Multi-layer LSTM (gate order i, f, g, o).
+
+    Args:
+        input_size (int), hidden_size (int), num_layers (int, default 1),
+        direction (str): "forward" (default), "bidirect" or "bidirectional".
+        time_major (bool): inputs [time, batch, input]. Default False.
+        dropout (float): dropout between layers. Default 0.0.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: parameter attributes.
+        proj_size (int): project h to this size (weight_ho). Default 0 (none).
+        name: unused.
+
+    forward(inputs, initial_states=None, sequence_length=None) returns (outputs, (h, c)),
+    h and c of shape [num_layers * num_directions, batch, hidden]; outputs are 0 past each
+    sequence's length.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> net = paddle.nn.LSTM(4, 3, direction="bidirect")
+        >>> out, (h, c) = net(paddle.ones([2, 5, 4]))
+        >>> out.shape, h.shape
+        ([2, 5, 6], [2, 2, 3])
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 direction: str = "forward", time_major: bool = False, dropout: float = 0.0,
+                 weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
+                 bias_hh_attr=None, proj_size: int = 0, name=None) -> None:
+        super().__init__("LSTM", input_size, hidden_size, num_layers, direction, time_major,
+                         dropout, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr,
+                         proj_size)
+
+
+class GRU(RNNBase):
+    """Multi-layer GRU (gate order r, z, c; reset gate applied after the matmul).
+
+    Args:
+        input_size (int), hidden_size (int), num_layers (int, default 1),
+        direction (str): "forward" (default), "bidirect" or "bidirectional".
+        time_major (bool): inputs [time, batch, input]. Default False.
+        dropout (float): dropout between layers. Default 0.0.
+        weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr: parameter attributes.
+        name: unused.
+
+    forward(inputs, initial_states=None, sequence_length=None) returns (outputs, h), h of
+    shape [num_layers * num_directions, batch, hidden]; outputs are 0 past each sequence's
+    length.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> net = paddle.nn.GRU(4, 3)
+        >>> out, h = net(paddle.ones([2, 5, 4]))
+        >>> out.shape, h.shape
+        ([2, 5, 3], [1, 2, 3])
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 direction: str = "forward", time_major: bool = False, dropout: float = 0.0,
+                 weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
+                 bias_hh_attr=None, name=None) -> None:
+        super().__init__("GRU", input_size, hidden_size, num_layers, direction, time_major,
+                         dropout, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
