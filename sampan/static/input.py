@@ -88,24 +88,23 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
 
 def _initialize(name, dims, dtype, init, is_bias) -> None:
     startup = default_startup_program().global_block()
-    target = startup.create_var(name, dims, dtype, persistable=True)
     with build_into(startup):
         if init is not None:
+            target = startup.create_var(name, dims, dtype, persistable=True)
             value = init(target, startup)
-            if value is None or value is target:
-                return
-        elif is_bias or dtype.kind != "f" or not dims:
-            value = append_op(REGISTRY["full"], (), {"shape": dims, "fill_value": 0.0,
-                                                     "dtype": dtype.name})
+            if value is not None and value is not target:
+                write_to(startup, value, name)
+            return
+        if is_bias or dtype.kind != "f" or not dims:
+            op, attrs = "full", {"shape": dims, "fill_value": 0.0, "dtype": dtype.name}
         else:
             receptive = math.prod(dims[2:]) if len(dims) > 2 else 1
             fan_in = dims[0] * receptive if len(dims) > 1 else dims[0]
             fan_out = dims[1] * receptive if len(dims) > 1 else dims[0]
             limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
-            value = append_op(REGISTRY["uniform"], (), {
-                "shape": dims, "dtype": dtype.name, "min": -limit, "max": limit,
-                "seed": next_seed()})
-        write_to(startup, value, name)
+            op, attrs = "uniform", {"shape": dims, "dtype": dtype.name, "min": -limit,
+                                    "max": limit, "seed": next_seed()}
+        append_op(REGISTRY[op], (), attrs, out_names=[name]).persistable = True
 
 
 def write_to(block, value, name: str) -> None:
@@ -129,9 +128,7 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
     var = default_main_program().global_block().create_var(
         name, dims, dtype, persistable=True, stop_gradient=True)  # kept in the scope
     startup = default_startup_program().global_block()
-    startup.create_var(name, dims, dtype, persistable=True)
     with build_into(startup):
-        out = append_op(REGISTRY["full"], (), {"shape": dims, "fill_value": value,
-                                               "dtype": dtype.name})
-        write_to(startup, out, name)
+        append_op(REGISTRY["full"], (), {"shape": dims, "fill_value": value,
+                                         "dtype": dtype.name}, out_names=[name]).persistable = True
     return var

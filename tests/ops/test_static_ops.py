@@ -119,6 +119,7 @@ def _run_static(entry, s, grad_idx=(), cots=None):
             if loss is None:
                 return None, None
             grads = static.gradients([loss], flat)
+    main.verify()
     exe = static.Executor()
     values = exe.run(main, feed=feed, fetch_list=fetch + [g for g in grads if g is not None])
     it = iter(values[:len(fetch)])
