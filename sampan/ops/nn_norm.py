@@ -1,7 +1,278 @@
-"""Normalization operators (batch_norm, layer_norm, group_norm, instance_norm, ...).
+"""Normalization operators with fused kernels: batch_norm and layer_norm.
 
-Imports only `framework`, `backend` and sibling op modules.
+group_norm, instance_norm and local_response_norm are composites in
+nn/functional/norm.py. Imports only `framework`, `backend` and sibling op modules; vjp
+rules are written in sampan ops.
 """
 from __future__ import annotations
 
-from .opdef import OpDef, TensorSpec, register  # noqa: F401
+from ..framework.flags import STATE
+from .dispatch import call
+from .opdef import OpDef, TensorSpec, register
+
+_LAYOUTS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def channel_axis(data_format: str, ndim: int) -> int:
+    """Index of the channel dim: 1 for N C ... layouts (and any 2-D input), else the last."""
+    return 1 if data_format[1] == "C" or ndim == 2 else ndim - 1
+
+
+def _bcast(t, shape):
+    return call("reshape", t, shape=list(shape))
+
+
+def _reduce_mean(x, axes):
+    return call("mean", x, axis=list(axes), keepdim=True)
+
+
+def _reduce_sum(x, axes, keepdim=False):
+    if not axes:  # an empty axis list means "all axes" to sum
+        return x
+    return call("sum", x, axis=list(axes), keepdim=keepdim, dtype=None)
+
+
+def _wants_create_graph() -> bool:
+    """True while a vjp runs with create_graph=True (the engine enables grad only then):
+    the rule must then recompute statistics from x so that second derivatives see them."""
+    return STATE.grad_enabled
+
+
+# --- batch_norm --------------------------------------------------------------------------
+
+def _batch_norm_decompose(x, running_mean, running_var, weight=None, bias=None,
+                          momentum=0.9, epsilon=1e-5, data_format="NCHW",
+                          use_global_stats=False):
+    c = channel_axis(data_format, x.ndim)
+    axes = [i for i in range(x.ndim) if i != c]
+    shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
+    if use_global_stats:
+        mean, var = running_mean, running_var
+        mean_b, var_b = _bcast(mean, shape), _bcast(var, shape)
+        mean_out, var_out = call("assign", mean), call("assign", var)
+    else:
+        mean_b = _reduce_mean(x, axes)
+        var_b = _reduce_mean(call("square", x - mean_b), axes)
+        mean, var = _bcast(mean_b, [x.shape[c]]), _bcast(var_b, [x.shape[c]])
+        mean_out = running_mean * momentum + call("cast", mean, dtype=running_mean.dtype.name) * (1.0 - momentum)
+        var_out = running_var * momentum + call("cast", var, dtype=running_var.dtype.name) * (1.0 - momentum)
+    invstd_b = call("rsqrt", var_b + epsilon)
+    out = (x - mean_b) * invstd_b
+    if weight is not None:
+        out = out * _bcast(weight, shape)
+    if bias is not None:
+        out = out + _bcast(bias, shape)
+    invstd = _bcast(invstd_b, [x.shape[c]])
+    return (out, call("cast", mean, dtype=x.dtype.name), call("cast", invstd, dtype=x.dtype.name),
+            mean_out, var_out)
+
+
+@register
+class BatchNorm(OpDef):
+    """Batch normalization over every dim but the channel dim (dim 1 for N C ... layouts,
+    the last for channels-last ones): out = (x - mean) / sqrt(var + epsilon) * weight +
+    bias, per channel.
+
+    use_global_stats False: mean/var are the batch statistics (biased variance) and
+    mean_out = momentum * running_mean + (1 - momentum) * mean (likewise variance_out, with
+    the biased batch variance, as Paddle). True: running_mean/running_var are used and
+    returned unchanged. saved_mean / saved_invstd (1 / sqrt(var + epsilon)) are x's dtype;
+    they and the running outputs carry no gradient. The running inputs get no gradient.
+    """
+
+    name = "batch_norm"
+    inputs = ("x", "running_mean", "running_var", "weight?", "bias?")
+    outputs = ("out", "saved_mean", "saved_invstd", "mean_out", "variance_out")
+    attrs = {"momentum": 0.9, "epsilon": 1e-5, "data_format": "NCHW",
+             "use_global_stats": False}
+    saves = ("x", "weight", "saved_mean", "saved_invstd")
+    nondiff_outputs = (1, 2, 3, 4)
+    onnx = None  # BatchNormalization covers inference only; export decomposes
+    decompose = staticmethod(_batch_norm_decompose)
+
+    def infer(self, x, running_mean, running_var, weight=None, bias=None, momentum=0.9,
+              epsilon=1e-5, data_format="NCHW", use_global_stats=False):
+        if data_format not in _LAYOUTS:
+            raise ValueError(f"batch_norm: data_format must be one of {list(_LAYOUTS)}, got "
+                             f"{data_format!r}")
+        if x.ndim < 2:
+            raise ValueError(f"batch_norm: x must be at least 2-D [N, C, ...], got shape "
+                             f"{list(x.shape)}")
+        if x.dtype.kind != "f":
+            raise TypeError(f"batch_norm: x must be a floating point tensor, got "
+                            f"{x.dtype.name}")
+        c = x.shape[channel_axis(data_format, x.ndim)]
+        for arg, s in (("running_mean", running_mean), ("running_var", running_var),
+                       ("weight", weight), ("bias", bias)):
+            if s is not None and (s.ndim != 1 or (-1 not in (c, s.shape[0])
+                                                  and s.shape[0] != c)):
+                raise ValueError(f"batch_norm: {arg} must have shape [{c}] (the channels of "
+                                 f"x, shape {list(x.shape)}, data_format {data_format}), got "
+                                 f"{list(s.shape)}")
+        stat = TensorSpec((c,), x.dtype)
+        return (x, stat, stat, running_mean.with_shape((c,)), running_var.with_shape((c,)))
+
+    def compute(self, xp, x, running_mean, running_var, weight=None, bias=None,
+                momentum=0.9, epsilon=1e-5, data_format="NCHW", use_global_stats=False):
+        c = channel_axis(data_format, x.ndim)
+        axes = tuple(i for i in range(x.ndim) if i != c)
+        shape = tuple(x.shape[i] if i == c else 1 for i in range(x.ndim))
+        dt = x.dtype
+        if use_global_stats:
+            mean, var = running_mean.astype(dt), running_var.astype(dt)
+            xc = x - mean.reshape(shape)
+            mean_out, var_out = running_mean.copy(), running_var.copy()
+        else:
+            count = x.size // max(x.shape[c], 1)
+            mean = xp.add.reduce(x, axis=axes, dtype=dt) / dt.type(max(count, 1))
+            xc = x - mean.reshape(shape)
+            var = _sum_squares(xp, xc, c) / dt.type(max(count, 1))
+            rdt = running_mean.dtype
+            mean_out = running_mean * rdt.type(momentum) + mean.astype(rdt) * rdt.type(1 - momentum)
+            var_out = running_var * rdt.type(momentum) + var.astype(rdt) * rdt.type(1 - momentum)
+        invstd = (1.0 / xp.sqrt(var + dt.type(epsilon))).astype(dt)
+        scale = invstd if weight is None else invstd * weight
+        out = xc
+        out *= scale.reshape(shape)  # xc is a fresh array: normalise in place
+        if bias is not None:
+            out += bias.reshape(shape)
+        return out, mean.astype(dt), invstd, mean_out, var_out
+
+    def vjp(self, ctx, g, *unused):
+        x, w = ctx.x, ctx.weight
+        c = channel_axis(ctx.data_format, x.ndim)
+        axes = [i for i in range(x.ndim) if i != c]
+        shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
+        count = float(max(x.size // max(x.shape[c], 1), 1))
+        if not ctx.use_global_stats and _wants_create_graph():
+            mean_b = _reduce_mean(x, axes)
+            xc = x - mean_b
+            invstd_b = call("rsqrt", _reduce_mean(xc * xc, axes) + ctx.epsilon)
+        else:
+            xc = x - _bcast(ctx.saved_mean, shape)
+            invstd_b = _bcast(ctx.saved_invstd, shape)
+        xhat = xc * invstd_b
+        need_gw = ctx.needs[3]
+        gb = _reduce_sum(g, axes) if ctx.needs[4] or not ctx.use_global_stats else None
+        gw = _reduce_sum(g * xhat, axes) if need_gw or not ctx.use_global_stats else None
+        gx = None
+        if ctx.needs[0]:
+            k = invstd_b if w is None else invstd_b * _bcast(w, shape)
+            if ctx.use_global_stats:
+                gx = g * k
+            else:
+                gx = (g - _bcast(gb / count, shape) - xhat * _bcast(gw / count, shape)) * k
+        return (gx, None, None, gw if need_gw else None, gb if ctx.needs[4] else None)
+
+
+def _sum_squares(xp, xc, c: int):
+    """sum of xc ** 2 over every dim but c, without a squared temporary (einsum)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"[:xc.ndim]
+    return xp.einsum(f"{letters},{letters}->{letters[c]}", xc, xc)
+
+
+# --- layer_norm --------------------------------------------------------------------------
+
+def _layer_norm_decompose(x, weight=None, bias=None, begin_norm_axis=1, epsilon=1e-5):
+    axes = list(range(begin_norm_axis, x.ndim))
+    norm_shape = list(x.shape[begin_norm_axis:])
+    mean_b = _reduce_mean(x, axes)
+    xc = x - mean_b
+    invstd_b = call("rsqrt", _reduce_mean(call("square", xc), axes) + epsilon)
+    out = xc * invstd_b
+    if weight is not None:
+        out = out * _bcast(weight, norm_shape)
+    if bias is not None:
+        out = out + _bcast(bias, norm_shape)
+    lead = list(x.shape[:begin_norm_axis])
+    return out, _bcast(mean_b, lead), _bcast(invstd_b, lead)
+
+
+@register
+class LayerNorm(OpDef):
+    """Layer normalization over the dims from `begin_norm_axis` on: out = (x - mean) /
+    sqrt(var + epsilon) * weight + bias, with per-sample biased statistics. weight and bias
+    hold prod(x.shape[begin_norm_axis:]) elements (any shape, usually flat).
+    saved_mean / saved_invstd have shape x.shape[:begin_norm_axis] and no gradient."""
+
+    name = "layer_norm"
+    inputs = ("x", "weight?", "bias?")
+    outputs = ("out", "saved_mean", "saved_invstd")
+    attrs = {"begin_norm_axis": 1, "epsilon": 1e-5}
+    saves = ("x", "weight", "saved_mean", "saved_invstd")
+    nondiff_outputs = (1, 2)
+    onnx = None  # LayerNormalization needs opset 17 and a weight; export decomposes
+    decompose = staticmethod(_layer_norm_decompose)
+
+    def infer(self, x, weight=None, bias=None, begin_norm_axis=1, epsilon=1e-5):
+        if x.dtype.kind != "f":
+            raise TypeError(f"layer_norm: x must be a floating point tensor, got "
+                            f"{x.dtype.name}")
+        if not 0 <= begin_norm_axis < max(x.ndim, 1) or x.ndim == 0:
+            raise ValueError(f"layer_norm: begin_norm_axis must be in [0, {x.ndim}) for x of "
+                             f"shape {list(x.shape)}, got {begin_norm_axis}")
+        tail = x.shape[begin_norm_axis:]
+        size = -1 if -1 in tail else _prod(tail)
+        for arg, s in (("weight", weight), ("bias", bias)):
+            if s is None:
+                continue
+            n = -1 if -1 in s.shape else _prod(s.shape)
+            if -1 not in (n, size) and n != size:
+                raise ValueError(f"layer_norm: {arg} (shape {list(s.shape)}) must have "
+                                 f"{size} elements, the size of the normalized shape "
+                                 f"{list(tail)} of x (shape {list(x.shape)})")
+            if s.dtype is not x.dtype:
+                raise TypeError(f"layer_norm: {arg} ({s.dtype.name}) must have x's dtype "
+                                f"({x.dtype.name})")
+        stat = TensorSpec(x.shape[:begin_norm_axis], x.dtype)
+        return x, stat, stat
+
+    def compute(self, xp, x, weight=None, bias=None, begin_norm_axis=1, epsilon=1e-5):
+        lead, tail = x.shape[:begin_norm_axis], x.shape[begin_norm_axis:]
+        if not tail or (weight is not None and weight.size != _prod(tail)):
+            raise ValueError("bad shapes")  # infer explains
+        dt = x.dtype
+        rows = x.reshape(-1, _prod(tail))
+        n = dt.type(max(rows.shape[1], 1))
+        mean = xp.add.reduce(rows, axis=1, dtype=dt, keepdims=True) / n
+        out = rows - mean
+        var = xp.einsum("ij,ij->i", out, out)[:, None] / n
+        invstd = (1.0 / xp.sqrt(var + dt.type(epsilon))).astype(dt)
+        out *= invstd
+        if weight is not None:
+            out *= weight.reshape(-1)
+        if bias is not None:
+            out += bias.reshape(-1)
+        return out.reshape(x.shape), mean.reshape(lead), invstd.reshape(lead)
+
+    def vjp(self, ctx, g, *unused):
+        x, w = ctx.x, ctx.weight
+        begin = ctx.begin_norm_axis
+        axes = list(range(begin, x.ndim))
+        lead_axes = list(range(begin))
+        norm_shape = list(x.shape[begin:])
+        stat_shape = list(x.shape[:begin]) + [1] * len(norm_shape)
+        if _wants_create_graph():
+            xc = x - _reduce_mean(x, axes)
+            invstd_b = call("rsqrt", _reduce_mean(xc * xc, axes) + ctx.epsilon)
+        else:
+            xc = x - _bcast(ctx.saved_mean, stat_shape)
+            invstd_b = _bcast(ctx.saved_invstd, stat_shape)
+        xhat = xc * invstd_b
+        gx = gw = gb = None
+        if ctx.needs[1]:
+            gw = _bcast(_reduce_sum(g * xhat, lead_axes), ctx.in_shapes[1])
+        if ctx.needs[2]:
+            gb = _bcast(_reduce_sum(g, lead_axes), ctx.in_shapes[2])
+        if ctx.needs[0]:
+            gxhat = g if w is None else g * _bcast(w, norm_shape)
+            gx = (gxhat - _reduce_mean(gxhat, axes)
+                  - xhat * _reduce_mean(gxhat * xhat, axes)) * invstd_b
+        return gx, gw, gb
+
+
+def _prod(shape) -> int:
+    out = 1
+    for d in shape:
+        out *= int(d)
+    return out
