@@ -27,7 +27,7 @@ class _Ctx:
 def _names(value) -> list:
     if value is None:
         return []
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         return [v.name if isinstance(v, Variable) else v for v in value]
     return [value.name if isinstance(value, Variable) else value]
 
