@@ -1,7 +1,283 @@
-"""Pooling operators (max/avg/adaptive/lp pooling, max_unpool).
+"""Max pooling operators (max_pool1d/2d/3d, adaptive_max_pool1d/2d/3d) with their argmax mask.
 
-Imports only `framework`, `backend` and sibling op modules.
+Average, adaptive average, Lp pooling and max_unpool are composites in
+sampan/nn/functional/pooling.py (convolutions with a constant kernel, matmuls, put_along_axis).
+The gradient of max pooling scatters the cotangent to the argmax (put_along_axis 'add').
+Imports only `framework` and sibling op modules.
 """
 from __future__ import annotations
 
-from .opdef import OpDef, TensorSpec, register  # noqa: F401
+import math
+
+from .dispatch import call
+from .nn_conv import (from_channels_first, is_channel_last, join_channels, pad_spatial,
+                      split_channels, to_channels_first, window_view)
+from .opdef import OpDef, TensorSpec, register
+
+
+def pool_out_len(n: int, k: int, s: int, pb: int, pa: int, ceil_mode: bool) -> int:
+    """Paddle's pooled length (ceil_mode may add a window that starts in the padding)."""
+    if n == -1:
+        return -1
+    span = n + pb + pa - k
+    return (span + s - 1) // s + 1 if ceil_mode else span // s + 1
+
+
+def adaptive_bounds(n: int, o: int) -> list:
+    """[start, end) of each of the o adaptive windows over n elements."""
+    return [((i * n) // o, -((-(i + 1) * n) // o)) for i in range(o)]
+
+
+def _window_positions(xp, out_shape, kidx, starts_fn, in_shape):
+    """Flat spatial input index of the chosen window element (-1 outside the input)."""
+    nd = len(in_shape)
+    flat = 0
+    valid = True
+    for d in range(nd):
+        shape = [1] * (len(out_shape))
+        shape[len(out_shape) - nd + d] = out_shape[len(out_shape) - nd + d]
+        pos = starts_fn(d).reshape(shape) + kidx[d]
+        valid = valid & (pos >= 0) & (pos < in_shape[d])
+        flat = flat * in_shape[d] + pos
+    return xp.where(valid, flat, -1).astype("int32")
+
+
+def _lowest(xp, dtype):
+    return xp.finfo(dtype).min
+
+
+def _scatter_grad(g, mask, x_shape, data_format, may_miss: bool):
+    """Sum g into a zero tensor of x's shape at the flat spatial indices `mask` (sampan ops)."""
+    if is_channel_last(data_format):
+        nd = g.ndim
+        perm = [0, nd - 1] + list(range(1, nd - 1))
+        g = call("transpose", g, perm=perm)
+        mask = call("transpose", mask, perm=perm)
+    n, c = g.shape[:2]
+    n_in, c_in, spatial = split_channels(tuple(x_shape), data_format)
+    g = call("reshape", g, shape=[n, c, -1])
+    mask = call("reshape", mask, shape=[n, c, -1])
+    if may_miss:  # windows entirely in the padding have mask -1 and no input to feed
+        hit = call("greater_equal", mask, call("full_like", mask, 0, dtype=None))
+        g = call("where", hit, g, call("full_like", g, 0.0, dtype=None))
+        mask = call("maximum", mask, call("full_like", mask, 0, dtype=None))
+    zeros = call("full", shape=[n, c, math.prod(spatial)], fill_value=0.0, dtype=g.dtype.name)
+    gx = call("put_along_axis", zeros, mask, g, axis=2, reduce="add", include_self=True,
+              broadcast=False)
+    gx = call("reshape", gx, shape=[n, c, *spatial])
+    if is_channel_last(data_format):
+        nd = gx.ndim
+        gx = call("transpose", gx, perm=[0] + list(range(2, nd)) + [1])
+    return gx
+
+
+class _MaxPool(OpDef):
+    """Max over windows of kernel_size moved by stride over x padded (with the lowest float)
+    by padding ([before, after] per spatial dim); ceil_mode keeps a last partial window.
+
+    mask: int32 flat index into the input's spatial dims of the first maximum of each window
+    (-1 for a window entirely in the padding, whose output is the lowest float). The gradient
+    goes to that element only (summed where windows overlap on the same maximum).
+    """
+
+    outputs = ("out", "mask")
+    saves = ("mask",)
+    check = True
+    nd = 2
+    formats = ("NCHW", "NHWC")
+
+    def _attrs(self, given):
+        return {**self.attrs, **{k: v for k, v in given.items() if v is not None}}
+
+    def _geometry(self, spatial, a):
+        return [pool_out_len(n, a["kernel_size"][i], a["stride"][i], a["padding"][2 * i],
+                             a["padding"][2 * i + 1], a["ceil_mode"])
+                for i, n in enumerate(spatial)]
+
+    def infer(self, x, **given):
+        a = self._attrs(given)
+        api = self.name
+        if a["data_format"] not in self.formats:
+            raise ValueError(f"{api}: data_format must be one of {list(self.formats)}, got "
+                             f"{a['data_format']!r}")
+        if x.ndim != self.nd + 2:
+            raise ValueError(f"{api}: x must be a {self.nd + 2}-D tensor, got shape "
+                             f"{list(x.shape)}")
+        if x.dtype.kind != "f":
+            raise TypeError(f"{api}: x must be a floating point tensor, got {x.dtype.name}")
+        for arg in ("kernel_size", "stride"):
+            if len(a[arg]) != self.nd or any(v <= 0 for v in a[arg]):
+                raise ValueError(f"{api}: {arg} must be {self.nd} positive ints, got "
+                                 f"{a[arg]}")
+        n, c, spatial = split_channels(x.shape, a["data_format"])
+        out = self._geometry(spatial, a)
+        if any(p < 0 for p in a["padding"]):
+            raise ValueError(f"{api}: padding must be non-negative, got {a['padding']}")
+        for i in range(self.nd):
+            if out[i] != -1 and out[i] <= 0:
+                raise ValueError(f"{api}: kernel_size {a['kernel_size']} is larger than the "
+                                 f"padded input of spatial shape {list(spatial)}")
+        shape = join_channels(n, c, out, a["data_format"])
+        return TensorSpec(shape, x.dtype), TensorSpec(shape, "int32")
+
+    def compute(self, xp, x, **given):
+        a = self._attrs(given)
+        x = to_channels_first(xp, x, a["data_format"])
+        kernel, stride, pads = a["kernel_size"], a["stride"], list(a["padding"])
+        spatial = x.shape[2:]
+        out_len = self._geometry(spatial, a)
+        for i, (o, k, s) in enumerate(zip(out_len, kernel, stride)):
+            extra = (o - 1) * s + k - (spatial[i] + pads[2 * i] + pads[2 * i + 1])
+            pads[2 * i + 1] += max(extra, 0)
+        xpad = pad_spatial(xp, x, pads, _lowest(xp, x.dtype))
+        win = window_view(xp, xpad, kernel, stride, [1] * len(kernel), out_len)
+        out = None
+        kflat = None
+        for idx, k in enumerate(_ranges(kernel)):
+            v = win[(Ellipsis,) + k]
+            if out is None:
+                out = v.copy()
+                kflat = xp.zeros(out.shape, "int32")
+                continue
+            better = v > out
+            xp.copyto(out, v, where=better)
+            kflat[better] = idx
+        kidx = []
+        rest = kflat
+        for k in reversed(kernel):
+            kidx.append(rest % k)
+            rest = rest // k
+        kidx.reverse()
+
+        def starts(d):
+            return xp.arange(out_len[d]) * stride[d] - a["padding"][2 * d]
+        mask = _window_positions(xp, out.shape, kidx, starts, spatial)
+        fmt = a["data_format"]
+        return from_channels_first(xp, out, fmt), from_channels_first(xp, mask, fmt)
+
+    def vjp(self, ctx, g, g_mask=None):
+        a = ctx
+        spatial = split_channels(ctx.in_shapes[0], a.data_format)[2]
+        out_len = self._geometry(spatial, {"kernel_size": a.kernel_size, "stride": a.stride,
+                                           "padding": a.padding, "ceil_mode": a.ceil_mode})
+        may_miss = any((o - 1) * s >= n + pb or k <= pb
+                       for o, s, n, k, pb in zip(out_len, a.stride, spatial, a.kernel_size,
+                                                 a.padding[0::2]))
+        return (_scatter_grad(g, ctx.mask, ctx.in_shapes[0], a.data_format, may_miss),)
+
+
+def _ranges(dims):
+    if not dims:
+        yield ()
+        return
+    for i in range(dims[0]):
+        for rest in _ranges(dims[1:]):
+            yield (i,) + rest
+
+
+@register
+class MaxPool2D(_MaxPool):
+    name = "max_pool2d"
+    attrs = {"kernel_size": [1, 1], "stride": [1, 1], "padding": [0, 0, 0, 0],
+             "ceil_mode": False, "data_format": "NCHW"}
+
+
+@register
+class MaxPool1D(_MaxPool):
+    name = "max_pool1d"
+    nd = 1
+    formats = ("NCL", "NLC")
+    attrs = {"kernel_size": [1], "stride": [1], "padding": [0, 0], "ceil_mode": False,
+             "data_format": "NCL"}
+
+
+@register
+class MaxPool3D(_MaxPool):
+    name = "max_pool3d"
+    nd = 3
+    formats = ("NCDHW", "NDHWC")
+    attrs = {"kernel_size": [1, 1, 1], "stride": [1, 1, 1], "padding": [0] * 6,
+             "ceil_mode": False, "data_format": "NCDHW"}
+
+
+class _AdaptiveMaxPool(OpDef):
+    """Max over adaptive windows: window i of a dim of size n spans [floor(i * n / o),
+    ceil((i + 1) * n / o)). mask: int32 flat spatial index of the first maximum; the
+    gradient goes to it. x is channels-first [N, C, *spatial]."""
+
+    outputs = ("out", "mask")
+    saves = ("mask",)
+    check = True
+    nd = 2
+
+    def infer(self, x, output_size=None):
+        api = self.name
+        if x.ndim != self.nd + 2:
+            raise ValueError(f"{api}: x must be a {self.nd + 2}-D tensor, got shape "
+                             f"{list(x.shape)}")
+        if x.dtype.kind != "f":
+            raise TypeError(f"{api}: x must be a floating point tensor, got {x.dtype.name}")
+        if output_size is None or len(output_size) != self.nd or any(
+                int(o) <= 0 for o in output_size):
+            raise ValueError(f"{api}: output_size must be {self.nd} positive ints, got "
+                             f"{output_size}")
+        shape = tuple(x.shape[:2]) + tuple(output_size)
+        return TensorSpec(shape, x.dtype), TensorSpec(shape, "int32")
+
+    def compute(self, xp, x, output_size=None):
+        spatial = x.shape[2:]
+        tables = []
+        gathered = x
+        nd = len(spatial)
+        for d, (n, o) in enumerate(zip(spatial, output_size)):
+            bounds = adaptive_bounds(n, o)
+            kmax = max(e - s for s, e in bounds)
+            table = xp.asarray([[min(s + k, e - 1) for k in range(kmax)] for s, e in bounds])
+            tables.append(table)
+            # axis 2 + 2d of `gathered` is this dim: replace it by (o, kmax)
+            ax = 2 + 2 * d
+            gathered = xp.take(gathered, table, axis=ax)
+        # gathered: (N, C, o0, k0, o1, k1, ...) -> (N, C, o0, o1, ..., k0 * k1 * ...)
+        perm = [0, 1] + [2 + 2 * d for d in range(nd)] + [3 + 2 * d for d in range(nd)]
+        win = xp.transpose(gathered, perm)
+        kshape = [t.shape[1] for t in tables]
+        win = win.reshape(win.shape[:2 + nd] + (-1,))
+        kflat = xp.argmax(win, axis=-1)
+        out = xp.take_along_axis(win, kflat[..., None], axis=-1)[..., 0]
+        kidx = []
+        rest = kflat
+        for k in reversed(kshape):
+            kidx.append(rest % k)
+            rest = rest // k
+        kidx.reverse()
+        flat = 0
+        for d in range(nd):
+            shape = [1] * (2 + nd)
+            shape[2 + d] = output_size[d]
+            pos = tables[d][xp.arange(output_size[d]).reshape(shape), kidx[d]]
+            flat = flat * spatial[d] + pos
+        return out, xp.asarray(flat, "int32")
+
+    def vjp(self, ctx, g, g_mask=None):
+        return (_scatter_grad(g, ctx.mask, ctx.in_shapes[0], "NCHW" if self.nd == 2 else
+                              ("NCL" if self.nd == 1 else "NCDHW"), False),)
+
+
+@register
+class AdaptiveMaxPool2D(_AdaptiveMaxPool):
+    name = "adaptive_max_pool2d"
+    attrs = {"output_size": None}
+
+
+@register
+class AdaptiveMaxPool1D(_AdaptiveMaxPool):
+    name = "adaptive_max_pool1d"
+    nd = 1
+    attrs = {"output_size": None}
+
+
+@register
+class AdaptiveMaxPool3D(_AdaptiveMaxPool):
+    name = "adaptive_max_pool3d"
+    nd = 3
+    attrs = {"output_size": None}
