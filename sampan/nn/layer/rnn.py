@@ -134,6 +134,11 @@ class RNNCellBase(Layer):
         self.input_size = input_size
         self.hidden_size = hidden_size
 
+    def _check_features(self, x) -> None:
+        if x.shape[-1] != self.input_size:
+            raise ValueError(f"{type(self).__name__}: the last dim of inputs (shape "
+                             f"{x.shape}) must equal input_size ({self.input_size})")
+
     def _default_states(self, inputs):
         return self.get_initial_states(inputs, dtype=inputs.dtype.name)
 
@@ -171,6 +176,7 @@ class SimpleRNNCell(RNNCellBase):
         self.activation = activation
 
     def _project(self, x):
+        self._check_features(x)
         return call("matmul", x, self.weight_ih, transpose_y=True) + (self.bias_ih
                                                                       + self.bias_hh)
 
@@ -240,6 +246,7 @@ class LSTMCell(RNNCellBase):
                                                    default_initializer=I.Uniform(-std, std))
 
     def _project(self, x):
+        self._check_features(x)
         return call("matmul", x, self.weight_ih, transpose_y=True) + (self.bias_ih
                                                                       + self.bias_hh)
 
@@ -300,6 +307,7 @@ class GRUCell(RNNCellBase):
                              (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr))
 
     def _project(self, x):
+        self._check_features(x)
         return call("matmul", x, self.weight_ih, transpose_y=True) + self.bias_ih
 
     def _scan(self, x_proj, states, mask):
