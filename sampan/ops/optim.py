@@ -154,7 +154,7 @@ def adam_step(xp, param, grad, lr, moment1, moment2, moment2_max, beta1_pow, bet
     """The in-place Adam update shared by adam and adamw (few temporaries: it is hot)."""
     p1, p2 = scalar(beta1_pow), scalar(beta2_pow)
     moment1 *= beta1
-    tmp = grad * (1.0 - beta1)
+    tmp = xp.multiply(grad, 1.0 - beta1, out=xp.empty_like(param))
     moment1 += tmp
     moment2 *= beta2
     xp.multiply(grad, grad, out=tmp)
