@@ -22,6 +22,17 @@ def _require_float(api: str, x) -> None:
         raise TypeError(f"{api}: x must be a floating point tensor, got {x.dtype}")
 
 
+def _mask(cond, like):
+    """A bool tensor as 0/1 in like's dtype. NOTE: products with masks are much faster than
+    `where` in NumPy (its masked select is ~10x slower than a multiply)."""
+    return call("cast", cond, dtype=like.dtype.name)
+
+
+def _fast_sigmoid(x):
+    """1 / (1 + e^-x) in elementwise ops (NumPy's exp beats scipy's expit ~7x)."""
+    return 1.0 / (call("exp", -x) + 1.0)
+
+
 class Activation(OpDef):
     """Base of elementwise activations: float input, output of the same shape and dtype."""
 
@@ -46,7 +57,7 @@ class Relu(Activation):
         return xp.maximum(x, x.dtype.type(0))
 
     def vjp(self, ctx, g):
-        return (g * call("sign", ctx.out),)
+        return (g * _mask(ctx.out > 0, g),)
 
     @staticmethod
     def decompose(x):
@@ -63,10 +74,14 @@ class LeakyRelu(Activation):
 
     def compute(self, xp, x, negative_slope=0.01):
         _require_float(self.name, x)
-        return xp.where(x > 0, x, x * x.dtype.type(negative_slope))
+        scaled = x * x.dtype.type(negative_slope)
+        if 0.0 <= negative_slope <= 1.0:
+            return xp.maximum(x, scaled)
+        return xp.where(x > 0, x, scaled)
 
     def vjp(self, ctx, g):
-        return (call("where", ctx.x >= 0, g, g * ctx.negative_slope),)
+        slope = ctx.negative_slope
+        return (g * (_mask(ctx.x >= 0, g) * (1.0 - slope) + slope),)
 
     @staticmethod
     def decompose(x, negative_slope=0.01):
@@ -84,13 +99,16 @@ class Elu(Activation):
 
     def compute(self, xp, x, alpha=1.0):
         _require_float(self.name, x)
-        neg = xp.expm1(xp.minimum(x, x.dtype.type(0)))
-        neg *= x.dtype.type(alpha)
-        return xp.where(x > 0, x, neg)
+        zero = x.dtype.type(0)
+        out = xp.expm1(xp.minimum(x, zero))
+        out *= x.dtype.type(alpha)
+        out += xp.maximum(x, zero)
+        return out
 
     def vjp(self, ctx, g):
         # below 0, d/dx alpha * (e^x - 1) = alpha * e^x = out + alpha
-        return (call("where", ctx.x > 0, g, g * (ctx.out + ctx.alpha)),)
+        pos = _mask(ctx.x > 0, g)
+        return (g * (pos + (1.0 - pos) * (ctx.out + ctx.alpha)),)
 
     @staticmethod
     def decompose(x, alpha=1.0):
@@ -151,13 +169,13 @@ class Silu(Activation):
 
     def compute(self, xp, x):
         _require_float(self.name, x)
-        out = xp.special.expit(x).astype(x.dtype, copy=False)
-        out *= x
-        return out
+        den = xp.asarray(xp.exp(-x))  # overflows to inf for x << 0, giving x / inf = -0 as the limit
+        den += x.dtype.type(1)
+        return xp.divide(x, den, out=den)
 
     def vjp(self, ctx, g):
         x = ctx.x
-        s = call("sigmoid", x)
+        s = _fast_sigmoid(x)
         return (g * (s * (x * (1.0 - s) + 1.0)),)
 
     @staticmethod
@@ -174,15 +192,21 @@ class Softplus(Activation):
 
     def compute(self, xp, x, beta=1.0, threshold=20.0):
         _require_float(self.name, x)
-        bx = x * x.dtype.type(beta)
-        soft = xp.logaddexp(x.dtype.type(0), bx)
+        bx = x * x.dtype.type(beta) if beta != 1.0 else x
+        # log(1 + e^bx) = max(bx, 0) + log1p(e^-|bx|), without overflow
+        soft = xp.asarray(xp.log1p(xp.exp(-xp.abs(bx))))
+        soft += xp.maximum(bx, x.dtype.type(0))
         if beta != 1.0:
             soft /= x.dtype.type(beta)
-        return xp.where(bx > threshold, x, soft)
+        above = bx > threshold
+        if above.any():
+            soft[above] = x[above]
+        return soft
 
     def vjp(self, ctx, g):
         bx = ctx.x * ctx.beta
-        return (call("where", bx > ctx.threshold, g, g * call("sigmoid", bx)),)
+        above = _mask(bx > ctx.threshold, g)
+        return (g * (above + (1.0 - above) * _fast_sigmoid(bx)),)
 
     @staticmethod
     def decompose(x, beta=1.0, threshold=20.0):
