@@ -78,14 +78,10 @@ class SpectralNorm:
 
 def _default_dim(layer) -> int:
     """1 for Linear ([in, out]) and transposed convs ([in, out, *k]); 0 otherwise."""
+    from ... import nn  # the layer families import nn.utils' siblings, not the reverse
     names = ("Linear", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose")
-    classes = tuple(c for c in (getattr(_layers_ns(), n, None) for n in names) if c)
+    classes = tuple(c for c in (getattr(nn, n, None) for n in names) if c)
     return 1 if classes and isinstance(layer, classes) else 0
-
-
-def _layers_ns():
-    from ... import nn
-    return nn
 
 
 def spectral_norm(layer, name: str = "weight", n_power_iterations: int = 1,
