@@ -26,13 +26,6 @@ from . import device, linalg, utils  # noqa: F401
 from .framework.param_attr import ParamAttr  # noqa: F401,E402
 
 
-def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
-                     default_initializer=None):
-    """A standalone Parameter (see nn.layer.layers.create_parameter)."""
-    from .nn.layer.layers import create_parameter as _create
-    return _create(shape, dtype, name, attr, is_bias, default_initializer)
-
-
 def save(obj, path, protocol: int = 4, **configs) -> None:
     """Save a state dict, Tensor or nested container atomically (see framework/io.py)."""
     from .framework.io import save as _save

@@ -1,5 +1,6 @@
 """paddle.nn: the Layer base class, containers, every layer family, functional and initializer."""
-from . import functional, initializer  # noqa: F401
+from . import functional, initializer, utils  # noqa: F401
+from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 from ..framework.param_attr import ParamAttr  # noqa: F401
 from .layer.layers import Layer  # noqa: F401
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential  # noqa: F401

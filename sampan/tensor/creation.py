@@ -5,12 +5,10 @@ Shape, dtype and value arguments are turned into attrs here; the ops live in
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.random import next_seed, rng
 from ..framework.tensor import Parameter, Tensor, to_array, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
@@ -366,48 +364,34 @@ def clone(x, name=None) -> Tensor:
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
                      default_initializer=None) -> Parameter:
-    """A new trainable Parameter of `shape` and `dtype`.
-
-    Initial values: `attr.initializer` if `attr` (a ParamAttr-like object) has one, else
-    `default_initializer`, else zeros for biases and a Xavier-uniform draw (from the global
-    generator, so deterministic after paddle.seed) for weights. An initializer is any
-    callable `init(param)` that fills `param` in place (e.g. with `param.set_value`).
+    """A new trainable Parameter of `shape` and `dtype`, initialised like a Layer's.
 
     Args:
         shape (list|tuple): dims of the parameter.
         dtype (str|dtype): data type.
-        name (str, optional): parameter name (unique_name 'create_parameter_N.w_0' if None).
-        attr (ParamAttr, optional): may carry name, initializer, trainable, learning_rate.
-        is_bias (bool): zeros instead of Xavier for the default initializer.
-        default_initializer (callable, optional): init(param), used when attr has none.
+        name (str, optional): its name ('create_parameter_N.w_0' style if None).
+        attr (ParamAttr, optional): name, initializer, learning_rate, regularizer, trainable.
+        is_bias (bool): the default initializer is Constant(0.0) instead of XavierUniform.
+        default_initializer (Initializer, optional): used when attr has no initializer and
+            no global initializer is set.
 
     Returns:
         Parameter
+
+    Examples:
+        >>> import sampan as paddle
+        >>> w = paddle.create_parameter([2, 3], "float32", is_bias=True)
+        >>> w.shape, float(w.sum()), w.stop_gradient
+        ([2, 3], 0.0, False)
     """
-    dims = as_shape("create_parameter", shape)
-    npd = _dt.convert_dtype(as_dtype(dtype)).np
-    name = getattr(attr, "name", None) or name or unique_name.generate("create_parameter") + (
-        ".b_0" if is_bias else ".w_0")
-    trainable = getattr(attr, "trainable", True)
-    param = Parameter(np.zeros(dims, dtype=npd), name=name, trainable=trainable)
-    lr = getattr(attr, "learning_rate", None)
-    if lr is not None:
-        param.optimize_attr = {"learning_rate": lr}
-    init = getattr(attr, "initializer", None) or default_initializer
-    if init is not None:
-        init(param)
-    elif not is_bias and npd.kind == "f" and dims:
-        param._data = _xavier_uniform(dims).astype(npd)
-    return param
+    from ..framework.param_attr import ParamAttr, make_parameter
+    attr = ParamAttr._to_attr(attr)
+    if name is not None and attr is not False and attr.name is None:
+        attr = ParamAttr(name, attr.initializer, attr.learning_rate, attr.regularizer,
+                         attr.trainable, attr.do_model_average, attr.need_clip)
+    return make_parameter("create_parameter", shape, as_dtype(dtype), attr, is_bias,
+                          default_initializer, unique_name.generate("create_parameter"))
 
-
-def _xavier_uniform(dims: list) -> np.ndarray:
-    """Uniform(-a, a) with a = sqrt(6 / (fan_in + fan_out)), Paddle's fan convention."""
-    receptive = math.prod(dims[2:]) if len(dims) > 2 else 1
-    fan_in = dims[0] * receptive if len(dims) > 1 else dims[0]
-    fan_out = dims[1] * receptive if len(dims) > 1 else dims[0]
-    limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
-    return rng(next_seed()).uniform(-limit, limit, dims)
 
 
 # --- in-place Tensor methods -------------------------------------------------------------

@@ -253,12 +253,9 @@ def test_create_parameter_deterministic_and_initializers():
     assert p.name == "p0"
     np.testing.assert_array_equal(p.numpy(), [0.25, 0.25])
 
-    class Attr:
-        name = "from_attr"
-        initializer = staticmethod(lambda param: param.set_value(np.ones(param.shape)))
-        trainable = False
-        learning_rate = 0.5
-    q = paddle.create_parameter([2], "float32", attr=Attr(), default_initializer=init)
+    attr = paddle.ParamAttr(name="from_attr", trainable=False, learning_rate=0.5,
+                            initializer=lambda param: param.set_value(np.ones(param.shape)))
+    q = paddle.create_parameter([2], "float32", attr=attr, default_initializer=init)
     assert q.name == "from_attr" and q.stop_gradient
     assert q.optimize_attr["learning_rate"] == 0.5
     np.testing.assert_array_equal(q.numpy(), [1.0, 1.0])

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ...framework import dtype as _dt
-from ...framework.param_attr import ParamAttr
+from ...framework.param_attr import make_parameter
 from ...framework.tensor import Parameter, Tensor
 from ...utils import unique_name
 
@@ -36,17 +36,6 @@ class HookRemoveHelper:
 
     def remove(self) -> None:
         self._hooks.pop(self._id, None)
-
-
-def _initializers(is_bias: bool, default_initializer):
-    from ..initializer import Constant, XavierUniform
-    from ..initializer import _global_bias_initializer, _global_weight_initializer
-    glob = _global_bias_initializer() if is_bias else _global_weight_initializer()
-    if glob is not None:
-        return glob
-    if default_initializer is not None:
-        return default_initializer
-    return Constant(0.0) if is_bias else XavierUniform()
 
 
 class Layer:
@@ -127,22 +116,9 @@ class Layer:
         (`nn.initializer.set_global_initializer`), `default_initializer`, else
         XavierUniform for weights and Constant(0.0) for biases.
         """
-        attr = ParamAttr._to_attr(attr)
-        if attr is False:
-            return None
-        shape = _check_shape(type(self).__name__, shape)
-        dtype = _dt.convert_dtype(dtype if dtype is not None else self._dtype)
-        name = attr.name or unique_name.generate(
-            f"{self._full_name}.{'b' if is_bias else 'w'}")
-        param = Parameter(np.zeros(shape, dtype=dtype.np), name=name,
-                          trainable=attr.trainable)
-        param.optimize_attr = {"learning_rate": attr.learning_rate}
-        param.regularizer = attr.regularizer
-        param.need_clip = attr.need_clip
-        param.do_model_average = attr.do_model_average
-        init = attr.initializer or _initializers(is_bias, default_initializer)
-        init(param)
-        return param
+        return make_parameter(f"{type(self).__name__}.create_parameter", shape,
+                              dtype if dtype is not None else self._dtype, attr, is_bias,
+                              default_initializer, self._full_name)
 
     def create_variable(self, name: str | None = None, persistable: bool | None = None,
                         dtype=None) -> Tensor:
@@ -481,18 +457,6 @@ class Layer:
         self.__dict__.update(state)
 
 
-def _check_shape(layer: str, shape) -> list:
-    try:
-        dims = [int(s) for s in shape]
-    except (TypeError, ValueError):
-        raise TypeError(f"{layer}.create_parameter: shape must be a list of ints, got "
-                        f"{shape!r}") from None
-    if any(d < 0 for d in dims):
-        raise ValueError(f"{layer}.create_parameter: shape must not contain negative dims, "
-                         f"got {dims}")
-    return dims
-
-
 def _check_name(layer: Layer, api: str, name) -> None:
     if not isinstance(name, str):
         raise TypeError(f"{type(layer).__name__}.{api}: name must be a str, got "
@@ -503,20 +467,3 @@ def _check_name(layer: Layer, api: str, name) -> None:
     if "_parameters" not in layer.__dict__:
         raise RuntimeError(f"{type(layer).__name__}: call super().__init__() before {api}")
 
-
-def create_parameter(shape, dtype, name: str | None = None, attr=None, is_bias: bool = False,
-                     default_initializer=None) -> Parameter:
-    """paddle.create_parameter: a standalone Parameter (initialised like a layer's).
-
-    Examples:
-        >>> import sampan as paddle
-        >>> w = paddle.create_parameter([2, 3], "float32", is_bias=True)
-        >>> w.shape, float(w.sum()), w.stop_gradient
-        ([2, 3], 0.0, False)
-    """
-    attr = ParamAttr._to_attr(attr) or ParamAttr()
-    if name is not None and attr.name is None:
-        attr.name = name
-    owner = Layer.__new__(Layer)
-    owner.__dict__.update(_full_name="create_parameter", _dtype="float32")
-    return Layer.create_parameter(owner, shape, attr, dtype, is_bias, default_initializer)
