@@ -515,7 +515,8 @@ class Im2col(_ColBase):
     def compute(self, xp, x, kernel_sizes=None, strides=None, paddings=None, dilations=None):
         cols = im2col_array(xp, x, kernel_sizes, strides, paddings, dilations)
         n, c = x.shape[:2]
-        return cols.reshape(n, c * math.prod(kernel_sizes), -1)
+        nd = len(kernel_sizes)
+        return cols.reshape(n, c * math.prod(kernel_sizes), math.prod(cols.shape[2 + nd:]))
 
     def vjp(self, ctx, g):
         size = list(ctx.in_shapes[0][2:])

@@ -55,8 +55,9 @@ def _scatter_grad(g, mask, x_shape, data_format, may_miss: bool):
         mask = call("transpose", mask, perm=perm)
     n, c = g.shape[:2]
     n_in, c_in, spatial = split_channels(tuple(x_shape), data_format)
-    g = call("reshape", g, shape=[n, c, -1])
-    mask = call("reshape", mask, shape=[n, c, -1])
+    count = math.prod(g.shape[2:])
+    g = call("reshape", g, shape=[n, c, count])
+    mask = call("reshape", mask, shape=[n, c, count])
     if may_miss:  # windows entirely in the padding have mask -1 and no input to feed
         hit = call("greater_equal", mask, call("full_like", mask, 0, dtype=None))
         g = call("where", hit, g, call("full_like", g, 0.0, dtype=None))
