@@ -13,6 +13,10 @@ from .builder import disable_static, enable_static  # noqa: F401
 from .input import create_global_var, create_parameter, data  # noqa: F401
 from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
+from .io import (deserialize_persistables, deserialize_program,  # noqa: F401
+                 load_inference_model, normalize_program, save_inference_model,
+                 serialize_persistables, serialize_program)
+from . import nn, passes  # noqa: F401
 
 
 def cpu_places(device_count=None) -> list:
@@ -29,4 +33,6 @@ __all__ = ["Program", "Variable", "Parameter", "Block", "Operator", "default_mai
            "default_startup_program", "program_guard", "name_scope", "data",
            "create_parameter", "create_global_var", "Executor", "Scope", "global_scope",
            "scope_guard", "append_backward", "gradients", "cpu_places", "cuda_places",
-           "CPUPlace", "CUDAPlace"]
+           "CPUPlace", "CUDAPlace", "save_inference_model", "load_inference_model",
+           "serialize_program", "deserialize_program", "serialize_persistables",
+           "deserialize_persistables", "normalize_program"]

@@ -317,7 +317,7 @@ class Block:
                                         if self.parent_idx >= 0 else "") + ":"]
         defined = {n for op in self.ops for n in op.output_arg_names}
         for v in self.vars.values():
-            if v.name in defined:
+            if v.name in defined and not v.persistable:
                 continue
             kind = ("param" if v.is_parameter else "data" if v.is_data else
                     "const" if v.name in self.program._consts else

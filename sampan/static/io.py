@@ -1,0 +1,229 @@
+"""Program serialization (versioned JSON) and persistables (.npz without pickle);
+save/load_inference_model, serialize/deserialize_program/persistables, normalize_program.
+
+Imports `framework`, `static.program`, `static.executor`, `static.passes`.
+"""
+from __future__ import annotations
+
+import base64
+import io as _io
+import json
+import os
+
+import numpy as np
+
+from ..framework import dtype as _dt
+from .executor import global_scope
+from .passes.dce import dead_code_elimination
+from .program import Block, Operator, Parameter, Program, Variable, default_main_program
+
+FORMAT = "sampan.program"
+VERSION = 1
+
+
+def _json_attr(value):
+    """Attr values as plain JSON (tuples -> lists, NumPy scalars -> Python, dtypes -> names)."""
+    if isinstance(value, (list, tuple)):
+        return [_json_attr(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_attr(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, _dt.DType):
+        return value.name
+    if isinstance(value, np.dtype):
+        return _dt.from_numpy(value).name
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"serialize_program: attr value {value!r} of type {type(value).__name__} "
+                    f"is not JSON-serializable")
+
+
+def _array_to_json(arr: np.ndarray) -> dict:
+    arr = np.asarray(arr, order="C")
+    return {"dtype": _dt.from_numpy(arr.dtype).name, "shape": list(arr.shape),
+            "data": base64.b64encode(arr.tobytes()).decode("ascii")}
+
+
+def _array_from_json(d: dict) -> np.ndarray:
+    npd = _dt.convert_dtype(d["dtype"]).np
+    return np.frombuffer(base64.b64decode(d["data"]), dtype=npd).reshape(d["shape"]).copy()
+
+
+def program_to_dict(program: Program) -> dict:
+    blocks = []
+    for block in program.blocks:
+        vars_ = []
+        for v in block.vars.values():
+            kind = ("param" if v.is_parameter else "data" if v.is_data else
+                    "const" if v.name in program._consts else "var")
+            entry = {"name": v.name, "kind": kind, "shape": v.shape, "dtype": v.dtype.name,
+                     "persistable": v.persistable, "stop_gradient": v.stop_gradient}
+            if kind == "const":
+                entry["value"] = _array_to_json(program._consts[v.name])
+            if kind == "param":
+                entry["trainable"] = bool(v.trainable)
+            vars_.append(entry)
+        ops = [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
+                "attrs": {k: _json_attr(a) for k, a in op.attrs.items()}} for op in block.ops]
+        blocks.append({"idx": block.idx, "parent": block.parent_idx, "vars": vars_,
+                       "ops": ops})
+    return {"format": FORMAT, "version": VERSION, "random_seed": program.random_seed,
+            "blocks": blocks}
+
+
+def program_from_dict(d: dict) -> Program:
+    if d.get("format") != FORMAT:
+        raise ValueError(f"deserialize_program: not a sampan program (format "
+                         f"{d.get('format')!r})")
+    if d.get("version", 0) > VERSION:
+        raise ValueError(f"deserialize_program: format version {d['version']} is newer than "
+                         f"this sampan understands ({VERSION})")
+    program = Program()
+    program.random_seed = d.get("random_seed", 0)
+    program.blocks = []
+    for bd in d["blocks"]:
+        block = Block(program, bd["idx"], bd["parent"])
+        for vd in bd["vars"]:
+            if vd["kind"] == "param":
+                v = Parameter(block, vd["name"], vd["shape"], vd["dtype"],
+                              trainable=vd.get("trainable", True))
+            else:
+                v = Variable(block, vd["name"], vd["shape"], vd["dtype"], vd["persistable"],
+                             vd["stop_gradient"])
+            v._stop_gradient = vd["stop_gradient"]
+            v.is_data = vd["kind"] == "data"
+            if vd["kind"] == "const":
+                program._consts[v.name] = _array_from_json(vd["value"])
+            block.vars[v.name] = v
+        for od in bd["ops"]:
+            block.ops.append(Operator(block, od["type"], od["inputs"], od["outputs"],
+                                      od["attrs"]))
+        program.blocks.append(block)
+    return program
+
+
+def _names(vars_) -> list:
+    if vars_ is None:
+        return []
+    vars_ = vars_ if isinstance(vars_, (list, tuple)) else [vars_]
+    return [v if isinstance(v, str) else v.name for v in vars_]
+
+
+def normalize_program(program: Program, feed_vars, fetch_vars, **kwargs) -> Program:
+    """An inference copy of `program`: only the ops the fetches need, test-mode attrs."""
+    if not isinstance(program, Program):
+        raise TypeError(f"normalize_program: program must be a Program, got "
+                        f"{type(program).__name__}")
+    fetch = _names(fetch_vars)
+    pruned = dead_code_elimination(program, keep=fetch, side_effects=False, prune_vars=True)
+    pruned = pruned.clone(for_test=True)
+    block = pruned.global_block()
+    feeds = _names(feed_vars)
+    for name in feeds + fetch:
+        if not block.has_var(name):
+            raise ValueError(f"normalize_program: {name!r} is not a variable of the program")
+    for v in block.vars.values():
+        if v.is_data and v.name not in feeds:
+            used = any(v.name in op.input_arg_names for op in block.ops)
+            if used:
+                raise ValueError(f"normalize_program: the fetches need data variable "
+                                 f"{v.name!r}, which is not in feed_vars")
+    pruned._feed_names = feeds
+    pruned._fetch_names = fetch
+    return pruned
+
+
+def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
+    """The pruned inference program of `kwargs['program']` (default main) as JSON bytes."""
+    program = kwargs.get("program") or default_main_program()
+    program = normalize_program(program, feed_vars, fetch_vars)
+    d = program_to_dict(program)
+    d["feed"], d["fetch"] = program._feed_names, program._fetch_names
+    return json.dumps(d, indent=1, sort_keys=True).encode("utf-8")
+
+
+def deserialize_program(data: bytes) -> Program:
+    d = json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
+    program = program_from_dict(d)
+    program._feed_names = d.get("feed", [])
+    program._fetch_names = d.get("fetch", [])
+    return program
+
+
+def _persistable_values(program: Program, scope) -> dict:
+    out = {}
+    for v in program.list_vars():
+        if not v.persistable or v.name in program._consts:
+            continue
+        if v.name in program._bound:
+            out[v.name] = program._bound[v.name]._data
+        else:
+            arr = scope.get(v.name)
+            if arr is None:
+                raise RuntimeError(f"serialize_persistables: {v.name!r} has no value in the "
+                                   f"scope; run the startup program first")
+            out[v.name] = arr
+    return out
+
+
+def _npz_bytes(values: dict) -> bytes:
+    buf = _io.BytesIO()
+    np.savez(buf, **{f"v{i}": np.asarray(a, order="C") for i, a in enumerate(values.values())},
+             __names__=np.array(list(values), dtype=np.str_))
+    return buf.getvalue()
+
+
+def _npz_load(data: bytes) -> dict:
+    with np.load(_io.BytesIO(data), allow_pickle=False) as z:
+        names = [str(n) for n in z["__names__"]]
+        return {n: z[f"v{i}"] for i, n in enumerate(names)}
+
+
+def serialize_persistables(feed_vars, fetch_vars, executor=None, **kwargs) -> bytes:
+    """Values of the pruned program's persistables (parameters) as .npz bytes (no pickle)."""
+    program = kwargs.get("program") or default_main_program()
+    program = normalize_program(program, feed_vars, fetch_vars)
+    return _npz_bytes(_persistable_values(program, kwargs.get("scope") or global_scope()))
+
+
+def deserialize_persistables(program: Program, data: bytes, executor=None, scope=None):
+    """Load values saved by serialize_persistables into the scope."""
+    scope = scope or global_scope()
+    values = _npz_load(data)
+    for v in program.list_vars():
+        if v.persistable and v.name not in program._consts and v.name not in values:
+            raise ValueError(f"deserialize_persistables: no value for {v.name!r}")
+    for name, arr in values.items():
+        scope.set(name, arr)
+
+
+def save_inference_model(path_prefix: str, feed_vars, fetch_vars, executor, **kwargs) -> None:
+    """Write `path_prefix`.pdmodel (JSON program pruned to the fetches) and
+    `path_prefix`.pdiparams (parameters, .npz format without pickle)."""
+    if not isinstance(path_prefix, str) or not path_prefix or path_prefix.endswith("/"):
+        raise ValueError(f"save_inference_model: path_prefix must be a file prefix like "
+                         f"'dir/model', got {path_prefix!r}")
+    os.makedirs(os.path.dirname(os.path.abspath(path_prefix)), exist_ok=True)
+    model = serialize_program(feed_vars, fetch_vars, **kwargs)
+    params = serialize_persistables(feed_vars, fetch_vars, executor, **kwargs)
+    with open(path_prefix + ".pdmodel", "wb") as f:
+        f.write(model)
+    with open(path_prefix + ".pdiparams", "wb") as f:
+        f.write(params)
+
+
+def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
+    """Returns [program, feed_target_names, fetch_targets] and loads the parameters into the
+    global scope."""
+    model_path = kwargs.get("model_filename") or path_prefix + ".pdmodel"
+    params_path = kwargs.get("params_filename") or path_prefix + ".pdiparams"
+    for p in (model_path, params_path):
+        if not os.path.exists(p):
+            raise FileNotFoundError(f"load_inference_model: {p!r} does not exist")
+    with open(model_path, "rb") as f:
+        program = deserialize_program(f.read())
+    with open(params_path, "rb") as f:
+        deserialize_persistables(program, f.read(), executor, kwargs.get("scope"))
+    block = program.global_block()
+    return [program, list(program._feed_names), [block.var(n) for n in program._fetch_names]]
