@@ -170,7 +170,7 @@ class LBFGS(Optimizer):
             pairs = self._grad_clip(pairs)
         reg_pairs = []
         for p, g in pairs:
-            reg = self._regularizer(p, self._param_groups[0])
+            reg = self._regularizer(p, self._groups[0])
             reg_pairs.append(g if g is None or reg is None else g + reg(p, g))
         for p, g in zip(self._params, reg_pairs):
             p._grad = g

@@ -75,12 +75,14 @@ class Optimizer:
         self._cache: dict = {}  # id(param) -> (param, states, attrs, lr multiplier, regularizer)
         self._opdef = REGISTRY[self._op] if self._op else None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
-        self._param_groups: list = []
+        self._groups: list = []  # always dicts {"params": [...], options...}
         if self._grouped:
             for group in self._parameter_list:
                 self._add_param_group(dict(group))
         else:
-            self._param_groups.append({"params": self._parameter_list})
+            self._groups.append({"params": self._parameter_list})
+        # Paddle's attribute: the parameter list itself unless groups were given
+        self._param_groups = self._groups if self._grouped else self._parameter_list
         self.clear_gradients = self.clear_grad
 
     # --- parameter groups --------------------------------------------------------------
@@ -95,17 +97,17 @@ class Optimizer:
             raise TypeError(f"{api}: parameters of a group must be an ordered collection "
                             f"(list), not a set")
         group["params"] = list(params)
-        seen = {id(p) for g in self._param_groups for p in g["params"]}
+        seen = {id(p) for g in self._groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError(f"{api}: some parameters appear in more than one parameter group")
         group.setdefault("weight_decay", self.regularization)
         group.setdefault("grad_clip", self._grad_clip)
         _check_clip(api, group["grad_clip"])
-        self._param_groups.append(group)
+        self._groups.append(group)
         self._cache.clear()
 
     def _all_params(self) -> list:
-        return [p for g in self._param_groups for p in g["params"]]
+        return [p for g in self._groups for p in g["params"]]
 
     def _hyper(self, group: dict, key: str):
         """A hyper-parameter: the group's value when it sets one, else the optimizer's."""
@@ -222,7 +224,7 @@ class Optimizer:
         """Update every parameter that has a gradient, once."""
         lr = self.get_lr()
         with _no_grad():
-            for group in self._param_groups:
+            for group in self._groups:
                 pairs = [(p, p._grad) for p in group["params"]
                          if not p.stop_gradient and p._grad is not None]
                 if pairs:
@@ -292,7 +294,7 @@ class Optimizer:
         lr = self.get_lr()
         done = []
         with _no_grad():
-            for group in self._param_groups:
+            for group in self._groups:
                 pairs = [(p, p._grad) for p in group["params"] if id(p) in wanted
                          and not p.stop_gradient and p._grad is not None]
                 if pairs:
