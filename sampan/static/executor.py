@@ -13,11 +13,11 @@ import zlib
 import numpy as np
 
 from ..backend import numpy_ as _xp
-from ..framework import dtype as _dt
 from ..framework.random import next_seed
 from ..framework.tensor import Tensor, to_array, wrap
 from ..ops.opdef import REGISTRY
-from .program import Program, Variable, check_feed_array, default_main_program
+from .program import Program, default_main_program
+from .variable import check_feed_array
 
 _ND = np.ndarray
 _asarray = np.asarray
