@@ -59,9 +59,9 @@ def _scatter_grad(g, mask, x_shape, data_format, may_miss: bool):
     g = call("reshape", g, shape=[n, c, count])
     mask = call("reshape", mask, shape=[n, c, count])
     if may_miss:  # windows entirely in the padding have mask -1 and no input to feed
-        hit = call("greater_equal", mask, call("full_like", mask, 0, dtype=None))
-        g = call("where", hit, g, call("full_like", g, 0.0, dtype=None))
-        mask = call("maximum", mask, call("full_like", mask, 0, dtype=None))
+        hit = call("greater_equal", mask, call("full_like", mask, fill_value=0, dtype=None))
+        g = call("where", hit, g, call("full_like", g, fill_value=0.0, dtype=None))
+        mask = call("maximum", mask, call("full_like", mask, fill_value=0, dtype=None))
     zeros = call("full", shape=[n, c, math.prod(spatial)], fill_value=0.0, dtype=g.dtype.name)
     gx = call("put_along_axis", zeros, mask, g, axis=2, reduce="add", include_self=True,
               broadcast=False)

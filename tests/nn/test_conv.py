@@ -1,0 +1,173 @@
+"""Convolution layers and functional forms: Paddle defaults, extra_repr, padding modes,
+argument errors, double grad, and numbers recorded from Paddle 3.3.1."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+import sampan.nn.functional as F
+from tests.ops import op_db  # noqa: F401  (gathers the db modules before we import one)
+from tests.ops.db.nn_conv import ref_conv, ref_conv_transpose
+
+nn = paddle.nn
+
+
+def _t(a, grad=False):
+    t = paddle.to_tensor(np.asarray(a))
+    t.stop_gradient = not grad
+    return t
+
+
+def test_conv2d_layer_shapes_init_and_repr():
+    paddle.seed(3)
+    conv = nn.Conv2D(16, 32, 3, padding=1)
+    assert conv.weight.shape == [32, 16, 3, 3] and conv.bias.shape == [32]
+    # Paddle's default: Normal(0, sqrt(2 / (in_channels * kh * kw))), zero bias
+    assert abs(float(conv.weight.numpy().std()) - (2 / 144) ** 0.5) < 0.01
+    assert np.all(conv.bias.numpy() == 0)
+    assert repr(conv) == "Conv2D(16, 32, kernel_size=[3, 3], padding=1, data_format=NCHW)"
+    assert conv(paddle.ones([2, 16, 5, 5])).shape == [2, 32, 5, 5]
+
+
+def test_extra_repr_matches_paddle():
+    layers = [nn.Conv2D(8, 4, 3, stride=2, groups=4, bias_attr=False),
+              nn.Conv1D(2, 4, 3, dilation=2, data_format="NLC"),
+              nn.Conv3DTranspose(2, 4, 3, output_padding=1, stride=2),
+              nn.Conv2DTranspose(4, 2, 2, stride=2),
+              nn.Unfold(1), nn.Fold([1, 1], 1)]
+    assert [repr(m) for m in layers] == [
+        "Conv2D(8, 4, kernel_size=[3, 3], stride=[2, 2], groups=4, data_format=NCHW)",
+        "Conv1D(2, 4, kernel_size=[3], dilation=[2], data_format=NLC)",
+        "Conv3DTranspose(2, 4, kernel_size=[3, 3, 3], stride=[2, 2, 2], output_padding=1, "
+        "data_format=NCDHW)",
+        "Conv2DTranspose(4, 2, kernel_size=[2, 2], stride=[2, 2], data_format=NCHW)",
+        "Unfold(kernel_size=1, dilation=1, padding=0, stride=1)",
+        "Fold(kernel_size=1, dilation=1, padding=0, stride=1)"]
+    assert layers[0].bias is None
+
+
+def test_transposed_layer_weight_shape_and_output_size():
+    up = nn.Conv2DTranspose(4, 6, 3, stride=2, padding=1, groups=2)
+    assert up.weight.shape == [4, 3, 3, 3]
+    x = paddle.ones([1, 4, 3, 3])
+    assert up(x).shape == [1, 6, 5, 5]
+    assert up(x, output_size=[6, 6]).shape == [1, 6, 6, 6]
+
+
+@pytest.mark.parametrize("mode,np_mode", [("reflect", "reflect"), ("replicate", "edge"),
+                                          ("circular", "wrap")])
+def test_padding_mode(mode, np_mode):
+    conv = nn.Conv2D(2, 3, 3, padding=1, padding_mode=mode)
+    x = np.random.default_rng(0).standard_normal((1, 2, 4, 5))
+    got = conv(_t(x.astype("float32"))).numpy()
+    padded = np.pad(x, [(0, 0), (0, 0), (1, 1), (1, 1)], mode=np_mode)
+    want = ref_conv(padded, conv.weight.numpy().astype("float64"),
+                    conv.bias.numpy().astype("float64"))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_padding_mode_channel_last():
+    conv = nn.Conv1D(2, 3, 3, padding=2, padding_mode="circular", data_format="NLC")
+    x = np.random.default_rng(1).standard_normal((2, 5, 2)).astype("float32")
+    padded = np.pad(x, [(0, 0), (2, 2), (0, 0)], mode="wrap")
+    want = ref_conv(padded, conv.weight.numpy(), conv.bias.numpy(), data_format="NLC")
+    np.testing.assert_allclose(conv(_t(x)).numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_conv_double_grad_matches_finite_differences():
+    rng = np.random.default_rng(2)
+    x0, w0 = rng.standard_normal((1, 2, 4, 4)), rng.standard_normal((2, 2, 2, 2))
+
+    def grad_norm(w_arr):
+        x, w = _t(x0, True), _t(w_arr, True)
+        y = F.conv2d(x, w, stride=2, padding=1)
+        (gx,) = paddle.grad([(y * y).sum()], [x], create_graph=True)
+        return (gx * gx).sum()
+    x, w = _t(x0, True), _t(w0, True)
+    y = F.conv2d(x, w, stride=2, padding=1)
+    (gx,) = paddle.grad([(y * y).sum()], [x], create_graph=True)
+    (gw,) = paddle.grad([(gx * gx).sum()], [w])
+    eps = 1e-6
+    num = np.zeros_like(w0)
+    for idx in np.ndindex(*w0.shape):
+        hi, lo = w0.copy(), w0.copy()
+        hi[idx] += eps
+        lo[idx] -= eps
+        num[idx] = (float(grad_norm(hi)) - float(grad_norm(lo))) / (2 * eps)
+    np.testing.assert_allclose(gw.numpy(), num, rtol=1e-5, atol=1e-6)
+
+
+def test_conv_transpose_is_adjoint_of_conv():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 4, 7, 6))
+    w = rng.standard_normal((6, 2, 3, 2))
+    kw = dict(stride=[2, 1], padding=[1, 0, 2, 1], dilation=[1, 2], groups=2)
+    y = F.conv2d(_t(x), _t(w), **kw).numpy()
+    g = rng.standard_normal(y.shape)
+    back = F.conv2d_transpose(_t(g), _t(w), output_size=[7, 6], **kw).numpy()
+    np.testing.assert_allclose((y * g).sum(), (x * back).sum(), rtol=1e-10)
+    np.testing.assert_allclose(back, ref_conv_transpose(g, w, output_size=[7, 6], **kw),
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_float32_stays_float32():
+    x = paddle.ones([1, 2, 4, 4])
+    w = paddle.ones([3, 2, 3, 3])
+    assert F.conv2d(x, w).dtype == paddle.float32
+    assert F.conv2d_transpose(x, paddle.ones([2, 3, 3, 3])).dtype == paddle.float32
+
+
+def test_unfold_fold_roundtrip_counts_overlaps():
+    x = paddle.ones([1, 1, 4, 4])
+    cols = F.unfold(x, 2, strides=1)
+    assert cols.shape == [1, 4, 9]
+    counts = F.fold(cols, [4, 4], 2).numpy()[0, 0]
+    np.testing.assert_array_equal(counts, [[1, 2, 2, 1], [2, 4, 4, 2], [2, 4, 4, 2],
+                                           [1, 2, 2, 1]])
+
+
+def test_conv_errors():
+    x = paddle.ones([1, 3, 5, 5])
+    with pytest.raises(ValueError, match=r"conv2d: x has 3 channels .*expects 4"):
+        F.conv2d(x, paddle.ones([2, 2, 3, 3]), groups=2)
+    with pytest.raises(ValueError, match="conv2d: data_format must be one of"):
+        F.conv2d(x, paddle.ones([2, 3, 3, 3]), data_format="NCL")
+    with pytest.raises(ValueError, match="conv2d: padding must be 'SAME', 'VALID'"):
+        F.conv2d(x, paddle.ones([2, 3, 3, 3]), padding="FULL")
+    with pytest.raises(ValueError, match="batch and channel dims must be"):
+        F.conv2d(x, paddle.ones([2, 3, 3, 3]), padding=[[1, 1], [0, 0], [1, 1], [1, 1]])
+    with pytest.raises(ValueError, match="conv2d: .*smaller than the dilated kernel"):
+        F.conv2d(x, paddle.ones([2, 3, 7, 7]))
+    with pytest.raises(ValueError, match="conv2d: x must be a 4-D tensor"):
+        F.conv2d(paddle.ones([3, 5, 5]), paddle.ones([2, 3, 3, 3]))
+    with pytest.raises(TypeError, match="conv2d: weight has dtype float64"):
+        F.conv2d(x, paddle.ones([2, 3, 3, 3], dtype="float64"))
+    with pytest.raises(ValueError, match="conv2d: stride must be >= 1"):
+        F.conv2d(x, paddle.ones([2, 3, 3, 3]), stride=0)
+    with pytest.raises(ValueError, match="conv2d_transpose: output_size .* out of range"):
+        F.conv2d_transpose(x, paddle.ones([3, 2, 3, 3]), stride=2, output_size=[20, 20])
+    with pytest.raises(ValueError, match="output_padding .* must be smaller than stride"):
+        F.conv2d_transpose(x, paddle.ones([3, 2, 3, 3]), output_padding=1)
+    with pytest.raises(ValueError, match="fold: x.shape\\[2\\] \\(5\\) must equal"):
+        F.fold(paddle.ones([1, 4, 5]), [3, 3], 2)
+    with pytest.raises(ValueError, match="unfold: x must be a 4-D tensor"):
+        F.unfold(paddle.ones([1, 4, 5]), 2)
+
+
+def test_layer_errors():
+    with pytest.raises(ValueError, match="Conv2D: in_channels \\(3\\) must be divisible"):
+        nn.Conv2D(3, 4, 3, groups=2)
+    with pytest.raises(ValueError, match="Conv2D: padding_mode must be one of"):
+        nn.Conv2D(3, 4, 3, padding_mode="mirror")
+    with pytest.raises(TypeError, match="padding must be an int when padding_mode"):
+        nn.Conv2D(3, 4, 3, padding=[1, 1], padding_mode="reflect")
+    with pytest.raises(ValueError, match="Conv1D: data_format must be one of"):
+        nn.Conv1D(3, 4, 3, data_format="NCHW")
+    with pytest.raises(ValueError, match="Conv2D: out_channels must be a positive int"):
+        nn.Conv2D(3, 0, 3)
+
+
+def test_state_dict_roundtrip_between_layers():
+    a, b = nn.Conv2D(2, 3, 3), nn.Conv2D(2, 3, 3)
+    b.set_state_dict(a.state_dict())
+    x = paddle.rand([1, 2, 5, 5])
+    np.testing.assert_array_equal(a(x).numpy(), b(x).numpy())
