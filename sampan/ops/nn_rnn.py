@@ -71,6 +71,13 @@ def _steps(t, with_col: bool = False):
     return [call("squeeze", p, axis=[0]) for p in call("split", t, num_or_sections=n, axis=0)]
 
 
+def _times_wt(seq, w):
+    """seq [T, B, H] @ w^T as one 2-D GEMM, reshaped back to [T, B, G]."""
+    T, B, H = seq.shape
+    out = call("matmul", call("reshape", seq, shape=[T * B, H]), w, transpose_y=True)
+    return call("reshape", out, shape=[T, B, w.shape[0]])
+
+
 def _blend(mask_t, new, old):
     """new where the step is valid (mask 1), old where it is padding (mask 0)."""
     return old + mask_t * (new - old)
@@ -134,7 +141,7 @@ class LstmScan(OpDef):
         if T == 0:
             return x * 0.0, ctx.h0 * 0.0, ctx.c0 * 0.0, w * 0.0, None
         hp, cp = _prev(ctx.h0, ctx.h), _prev(ctx.c0, ctx.c)
-        gates = x + call("matmul", hp, w, transpose_y=True)
+        gates = x + _times_wt(hp, w)
         gi, gf, gg, go = call("split", gates, num_or_sections=4, axis=-1)
         i, f, o = call("sigmoid", gi), call("sigmoid", gf), call("sigmoid", go)
         g = call("tanh", gg)
@@ -250,7 +257,7 @@ class GruScan(OpDef):
             return (x * 0.0, ctx.h0 * 0.0, w * 0.0, None if b is None else b * 0.0, None)
         H = w.shape[1]
         hp = _prev(ctx.h0, ctx.h)
-        hg = call("matmul", hp, w, transpose_y=True)
+        hg = _times_wt(hp, w)
         if b is not None:
             hg = hg + b
         xr, xz, xc = call("split", x, num_or_sections=3, axis=-1)
@@ -357,7 +364,7 @@ class RnnScan(OpDef):
             return x * 0.0, ctx.h0 * 0.0, w * 0.0, None
         H = w.shape[1]
         hp = _prev(ctx.h0, ctx.h)
-        pre = x + call("matmul", hp, w, transpose_y=True)
+        pre = x + _times_wt(hp, w)
         if ctx.activation == "tanh":
             new = call("tanh", pre)
             slope = 1.0 - new * new
