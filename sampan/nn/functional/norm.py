@@ -114,9 +114,9 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5,
 
     Examples:
         >>> import sampan as paddle
-        >>> x = paddle.to_tensor([[1.0, 3.0], [2.0, 2.0]])
+        >>> x = paddle.to_tensor([[1.0, 3.0], [2.0, 6.0]])
         >>> paddle.nn.functional.layer_norm(x, 2, epsilon=0.0).tolist()
-        [[-1.0, 1.0], [0.0, 0.0]]
+        [[-1.0, 1.0], [-1.0, 1.0]]
     """
     _tensor("layer_norm", "x", x)
     if isinstance(normalized_shape, int):
