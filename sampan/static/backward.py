@@ -44,6 +44,24 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
 
     Returns:
         list of (Parameter, gradient Variable) pairs.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sampan as paddle
+        >>> main, startup = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, startup):
+        ...     x = paddle.static.data("x", [2, 3], "float32")
+        ...     w = paddle.static.create_parameter([3, 1], "float32", name="w_doc")
+        ...     loss = paddle.matmul(x, w).sum()
+        ...     pairs = paddle.static.append_backward(loss)
+        >>> [(p.name, g.name) for p, g in pairs]
+        [('w_doc', 'w_doc@GRAD')]
+        >>> exe = paddle.static.Executor()
+        >>> _ = exe.run(startup)
+        >>> exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[pairs[0][1]])[0]
+        array([[2.],
+               [2.],
+               [2.]], dtype=float32)
     """
     if not getattr(loss, "_is_variable", False):
         raise TypeError(f"append_backward: loss must be a static Variable, got "
@@ -57,7 +75,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         params = [p for p in program.global_block().vars.values()
                   if p.is_parameter and not p.stop_gradient]
     else:
-        params = [block.var(n) for n in _names(parameter_list)]
+        params = [_param_var(program, p) for p in parameter_list]
     leaves = [v for v in block.vars.values()
               if not v.stop_gradient and v.is_data and v not in params]
     with build_into(block):
@@ -65,6 +83,19 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
                          out_names=[_grad_name(block, loss.name)])
         grads = _backward(block, [loss], [seed], params + leaves, set(_names(no_grad_set)))
     return [(p, g) for p, g in zip(params, grads) if g is not None]
+
+
+def _param_var(program, p) -> Variable:
+    """A parameter_list item (Variable, name, or an eager Parameter used while building)."""
+    if isinstance(p, Variable):
+        return p
+    if isinstance(p, str):
+        return program.global_block().var(p)
+    known = program._eager_ids.get(id(p))
+    if known is None:
+        raise ValueError(f"append_backward: parameter {getattr(p, 'name', p)!r} is not used "
+                         f"by the program")
+    return program.global_block().var(known[1])
 
 
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None) -> list:

@@ -32,6 +32,19 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
 
     Returns:
         Variable (stop_gradient=True).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sampan as paddle
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data("x", [None, 2], "float32")
+        ...     y = paddle.exp(x) * 2.0
+        >>> x.shape
+        [-1, 2]
+        >>> exe = paddle.static.Executor(paddle.CPUPlace())
+        >>> exe.run(main, feed={"x": np.zeros((1, 2), "float32")}, fetch_list=[y])
+        [array([[2., 2.]], dtype=float32)]
     """
     _require_static("paddle.static.data")
     if not isinstance(name, str) or not name:
