@@ -68,7 +68,16 @@ def _steps(t, with_col: bool = False):
     if with_col:
         t = call("unsqueeze", t, axis=[-1])
     n = t.shape[0]
+    if n == 0:
+        return []
     return [call("squeeze", p, axis=[0]) for p in call("split", t, num_or_sections=n, axis=0)]
+
+
+def _stack_steps(states: list, h0):
+    """Stack per-step states on a new axis 0; no steps gives an empty [0, *h0.shape]."""
+    if not states:
+        return call("unsqueeze", h0, axis=[0])[:0]
+    return call("stack", states, axis=0)
 
 
 def _times_wt(seq, w):
@@ -193,7 +202,7 @@ class LstmScan(OpDef):
             h, c = h_new, c_new
             hs.append(h)
             cs.append(c)
-        return call("stack", hs, axis=0), call("stack", cs, axis=0)
+        return _stack_steps(hs, h0), _stack_steps(cs, c0)
 
 
 # --- GRU -----------------------------------------------------------------------------------
@@ -308,7 +317,7 @@ class GruScan(OpDef):
             h_new = (h - c) * z + c
             h = _blend(steps[t], h_new, h) if steps is not None else h_new
             hs.append(h)
-        return call("stack", hs, axis=0)
+        return _stack_steps(hs, h0)
 
 
 # --- simple (Elman) RNN --------------------------------------------------------------------
@@ -399,7 +408,7 @@ class RnnScan(OpDef):
             h_new = call("tanh", pre) if activation == "tanh" else call("maximum", pre, pre * 0.0)
             h = _blend(steps[t], h_new, h) if steps is not None else h_new
             hs.append(h)
-        return call("stack", hs, axis=0)
+        return _stack_steps(hs, h0)
 
 
 # --- attention -----------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 For every entry: forward vs the NumPy reference in each dtype; `infer` vs the actual output of
 the dispatched op; vjp vs central differences in float64; second-order gradients vs
-differences of the first-order gradient; in-place = out-of-place. A coverage test fails when a
-registered OpDef has no entry.
+differences of the first-order gradient; in-place = out-of-place; `decompose` = `compute` where
+an op has one. A coverage test fails when a registered OpDef has no entry.
 """
 from __future__ import annotations
 
@@ -117,6 +117,33 @@ def test_infer_matches_compute(entry):
                         f"{entry.op}[{s.name}] output {k}: infer shape {spec.shape} vs {t.shape}")
                     assert spec.dtype == t.dtype, (
                         f"{entry.op}[{s.name}] output {k}: infer dtype {spec.dtype} vs {t.dtype}")
+                seen += 1
+    assert seen, f"{entry.name}: fn never dispatched op {entry.op}"
+
+
+_DECOMPOSED = [e for e in ENTRIES if REGISTRY[e.op].decompose is not None
+               and not REGISTRY[e.op].random]
+
+
+@pytest.mark.parametrize("entry", _DECOMPOSED, ids=[e.name for e in _DECOMPOSED])
+def test_decompose_matches_compute(entry):
+    """An op's `decompose` (its equivalent in primitives) gives the kernel's values."""
+    op = REGISTRY[entry.op]
+    seen = 0
+    for dtype in entry.dtypes:
+        for s in _samples(entry, dtype):
+            with _Recorder(entry.op) as rec:
+                entry.fn(*_to_tensors(s.args), **s.kwargs)
+            atol, rtol = tolerance(dtype, entry.tol * 10)
+            for inputs, attrs, out in rec.calls:
+                with paddle.no_grad():
+                    got = _as_tuple(op.decompose(*inputs, **{**op.attrs, **attrs}))
+                for k, (g, w) in enumerate(zip(got, _as_tuple(out))):
+                    g, w = np.asarray(g.numpy()), np.asarray(w.numpy())
+                    assert g.shape == w.shape, f"{entry.op}[{s.name}] output {k} shape"
+                    np.testing.assert_allclose(g.astype(w.dtype), w, atol=atol, rtol=rtol,
+                                               equal_nan=True,
+                                               err_msg=f"{entry.op}[{s.name}] output {k}")
                 seen += 1
     assert seen, f"{entry.name}: fn never dispatched op {entry.op}"
 
