@@ -98,10 +98,21 @@ def _mask_shape(api: str, shape: tuple, axis) -> tuple:
     return tuple(d if i in axes else 1 for i, d in enumerate(shape))
 
 
+def _uniform16(xp, seed: int, shape: tuple):
+    """Uniform integers in [0, 65536) of `shape`: four per raw 64-bit draw of the seeded
+    generator (3x faster than uniform floats; p is resolved to 1/65536)."""
+    n = 1
+    for d in shape:
+        n *= d
+    raw = rng(seed).bit_generator.random_raw((n + 3) // 4)
+    return raw.view(xp.uint16)[:n].reshape(shape)
+
+
 @register
 class Dropout(OpDef):
     """Training-time dropout: out = x * mask, with mask = keep / (1 - p) for
-    'upscale_in_train' and mask = keep for 'downscale_in_infer', keep ~ Bernoulli(1 - p).
+    'upscale_in_train' and mask = keep for 'downscale_in_infer', keep ~ Bernoulli(1 - p)
+    drawn as keep = u >= round(p * 65536) with u uniform 16-bit integers from the seed.
     With `axis` the mask is drawn over those axes only and broadcast over the others.
     Outputs the mask too (x's dtype, the broadcast shape; no gradient); grad = g * mask."""
 
@@ -126,8 +137,7 @@ class Dropout(OpDef):
 
     def compute(self, xp, x, p=0.5, axis=None, mode="upscale_in_train", seed=0):
         shape = _mask_shape("dropout", x.shape, axis)
-        dtype = x.dtype if x.dtype.itemsize >= 4 else xp.float32
-        keep = rng(seed).random(shape, dtype=dtype) >= p
+        keep = _uniform16(xp, seed, shape) >= min(int(round(p * 65536)), 65536)
         scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1 else 1.0
         mask = keep.astype(x.dtype)
         if scale != 1.0:

@@ -33,12 +33,12 @@ def _dropout_fn(x, **kw):
 
 
 def _dropout_ref(x, p=0.5, axis=None, mode="upscale_in_train"):
-    # the kernel's documented stream: keep = rng(seed).random(mask_shape) >= p
-    shape = list(x.shape)
-    if axis is not None:
-        axes = [a % x.ndim for a in axis]
-        shape = [d if i in axes else 1 for i, d in enumerate(shape)]
-    keep = np.random.Generator(np.random.PCG64(_SEED)).random(shape, dtype=x.dtype) >= p
+    # the kernel's documented stream: 16-bit uniforms, four per raw 64-bit PCG64 draw
+    shape = [d if axis is None or i in [a % x.ndim for a in axis] else 1
+             for i, d in enumerate(x.shape)]
+    n = int(np.prod(shape))
+    raw = np.random.PCG64(_SEED).random_raw((n + 3) // 4)
+    keep = raw.view(np.uint16)[:n].reshape(shape) >= round(p * 65536)
     mask = keep.astype(x.dtype)
     if mode == "upscale_in_train" and p < 1:
         mask = mask / x.dtype.type(1 - p)
