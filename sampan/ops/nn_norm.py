@@ -139,30 +139,37 @@ class BatchNorm(OpDef):
         return out, mean.astype(dt), invstd, mean_out, var_out
 
     def vjp(self, ctx, g, *unused):
+        # With xc = x - mean, k = invstd * weight and N elements per channel:
+        #   d weight = sum(g * xc) * invstd,  d bias = sum(g),
+        #   dx = (g - d bias / N) * k - xc * (k * invstd * d weight / N)   (batch stats)
+        #   dx = g * k                                                     (running stats)
+        # (6 full-size passes; statistics recomputed in ops under create_graph)
         x, w = ctx.x, ctx.weight
         c = channel_axis(ctx.data_format, x.ndim)
         axes = [i for i in range(x.ndim) if i != c]
         shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
         count = float(max(x.size // max(x.shape[c], 1), 1))
-        if not ctx.use_global_stats and _wants_create_graph():
-            mean_b = _reduce_mean(x, axes)
-            xc = x - mean_b
-            invstd_b = call("rsqrt", _reduce_mean(xc * xc, axes) + ctx.epsilon)
+        batch = not ctx.use_global_stats
+        if batch and _wants_create_graph():
+            mean = _reduce_mean(x, axes)
+            xc = x - mean
+            invstd = call("rsqrt", _bcast(_reduce_mean(xc * xc, axes), [x.shape[c]])
+                          + ctx.epsilon)
         else:
             xc = x - _bcast(ctx.saved_mean, shape)
-            invstd_b = _bcast(ctx.saved_invstd, shape)
-        xhat = xc * invstd_b
-        need_gw = ctx.needs[3]
-        gb = _reduce_sum(g, axes) if ctx.needs[4] or not ctx.use_global_stats else None
-        gw = _reduce_sum(g * xhat, axes) if need_gw or not ctx.use_global_stats else None
+            invstd = ctx.saved_invstd
+        k = invstd if w is None else invstd * w
+        need_gw, need_gb = ctx.needs[3], ctx.needs[4]
+        gb = _reduce_sum(g, axes) if need_gb or batch else None
+        gw = _reduce_sum(g * xc, axes) * invstd if need_gw or batch else None
         gx = None
         if ctx.needs[0]:
-            k = invstd_b if w is None else invstd_b * _bcast(w, shape)
-            if ctx.use_global_stats:
-                gx = g * k
+            if batch:
+                gx = ((g - _bcast(gb / count, shape)) * _bcast(k, shape)
+                      - xc * _bcast(k * invstd * gw / count, shape))
             else:
-                gx = (g - _bcast(gb / count, shape) - xhat * _bcast(gw / count, shape)) * k
-        return (gx, None, None, gw if need_gw else None, gb if ctx.needs[4] else None)
+                gx = g * _bcast(k, shape)
+        return (gx, None, None, gw if need_gw else None, gb if need_gb else None)
 
 
 def _sum_squares(xp, xc, c: int):
