@@ -1,8 +1,11 @@
 """Micro-benchmark: conv2d / pooling forward+backward in sampan vs PyTorch and Paddle.
 
 Run `python bench/conv_pool.py` (sampan) and, for the references,
-`/work/venvs/ref/bin/python bench/conv_pool.py torch` or `... paddle`. Prints best-of-N ms.
+`/work/venvs/ref/bin/python bench/conv_pool.py torch` or `... paddle`. Prints best-of-N
+process CPU time in ms (stable on a shared machine; set OPENBLAS_NUM_THREADS=1 /
+OMP_NUM_THREADS=1 to compare single-threaded, which is what the numbers in the report use).
 """
+import os
 import sys
 import time
 
@@ -24,16 +27,16 @@ def best(fn, n=5):
     fn()
     out = 1e9
     for _ in range(n):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        out = min(out, time.perf_counter() - t0)
+        out = min(out, time.process_time() - t0)
     return out * 1e3
 
 
 def run(lib):
     if lib == "torch":
         import torch
-        torch.set_num_threads(2)
+        torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
         F = torch.nn.functional
         tensor = lambda a: torch.tensor(a, requires_grad=True)  # noqa: E731
         conv = lambda x, w, s, p: F.conv2d(x, w, stride=s, padding=p)  # noqa: E731

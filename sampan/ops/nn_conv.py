@@ -190,6 +190,18 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
     inp = x.shape[2:]
     kp, ip = math.prod(kernel), math.prod(inp)
     cg = cin // groups
+    if all(s == 1 for s in stride) and cin <= og * groups:
+        # stride 1: a convolution with the flipped, in/out-swapped kernel; its im2col
+        # (cin * K rows) moves less memory than matmul + col2im (og * groups * K rows)
+        pads_c = []
+        for i, (m, k, d) in enumerate(zip(inp, kernel, dilation)):
+            natural = m - 1 - pads[2 * i] - pads[2 * i + 1] + d * (k - 1) + 1
+            pads_c += [d * (k - 1) - pads[2 * i], d * (k - 1) - pads[2 * i + 1]
+                       + size[i] - natural]
+        wc = xp.swapaxes(w.reshape((groups, cg, og) + tuple(kernel)), 1, 2)
+        wc = wc.reshape((groups * og, cg) + tuple(kernel))
+        wc = xp.ascontiguousarray(wc[(Ellipsis,) + (slice(None, None, -1),) * len(kernel)])
+        return conv_array(xp, x, wc, [1] * len(kernel), pads_c, dilation, groups)
     if cg == 1 and og == 1:  # depthwise
         cols = x.reshape(n, cin, 1, ip) * w.reshape(1, cin, kp, 1)
     elif groups == 1:
