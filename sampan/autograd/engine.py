@@ -116,7 +116,7 @@ def unbroadcast(grad: Tensor, shape: tuple) -> Tensor:
     return call("reshape", grad, shape=list(shape))
 
 
-def _flatten_grads(op, grads) -> list:
+def flatten_grads(op, grads) -> list:
     if not isinstance(grads, (tuple, list)):
         grads = (grads,)
     if len(grads) != len(op.input_names):
@@ -214,7 +214,7 @@ def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
         grads = [g if g is not None else wrap(np.zeros(shape, dtype))
                  for g, (shape, dtype) in zip(grads, node.out_meta)]
     ctx = _build_ctx(node)
-    in_grads = _flatten_grads(op, op.vjp(ctx, *grads))
+    in_grads = flatten_grads(op, op.vjp(ctx, *grads))
     for edge, g in zip(node.edges, in_grads):
         if edge is None or g is None:
             continue

@@ -114,7 +114,12 @@ class Mean(Reduction):
     def vjp(self, ctx, g):
         x = ctx.x
         count = reduced_count(tuple(x.shape), reduce_axes(self.name, ctx.axis, x.ndim))
-        return (expand_back(g, x, ctx.axis, ctx.keepdim) / float(max(count, 1)),)
+        full = expand_back(g, x, ctx.axis, ctx.keepdim)
+        if count < 0:  # a reduced dim is unknown (static -1): count with ops at run time
+            ratio = call("cast", call("numel", g), dtype=g.dtype.name) / call(
+                "cast", call("numel", x), dtype=g.dtype.name)
+            return (full * ratio,)
+        return (full / float(max(count, 1)),)
 
 
 class _Extreme(Reduction):

@@ -7,7 +7,7 @@ contributions to one gradient are summed with `add_n`. Imports `framework`, `ops
 """
 from __future__ import annotations
 
-from ..autograd.engine import _flatten_grads
+from ..autograd.engine import flatten_grads
 from ..ops.dispatch import call
 from ..ops.opdef import REGISTRY
 from .builder import append_op, build_into, to_variable
@@ -249,7 +249,7 @@ def _backprop_op(op, block, state: _GradState, req: set) -> None:
     ctx.needs = tuple(needs)
     ctx.in_shapes = [tuple(block.var(n).shape) if n is not None and n in req else None
                      for n in flat_names]
-    in_grads = _flatten_grads(opdef, opdef.vjp(ctx, *grads))
+    in_grads = flatten_grads(opdef, opdef.vjp(ctx, *grads))
     for name, g in zip(flat_names, in_grads):
         if name is None or g is None or name not in req:
             continue

@@ -53,8 +53,15 @@ def binary(op, x, y):
     return dispatch(op, (x, y))
 
 
+def is_tensor(x) -> bool:
+    """A Tensor, or a static Variable standing for one."""
+    return isinstance(x, Tensor) or bool(getattr(x, "_is_variable", False))
+
+
 def check_inplace(x, api: str) -> None:
     """Paddle refuses in-place ops on leaf tensors that require grad (outside no_grad)."""
+    if getattr(x, "_is_variable", False):  # static: the Variable rebinds itself (SSA)
+        return
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: x must be a Tensor, got {type(x).__name__}")
     if STATE.grad_enabled and not x.stop_gradient and x._node is None:

@@ -13,7 +13,7 @@ from ..framework.tensor import Parameter, Tensor, to_array, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
-from ._helpers import check_inplace
+from ._helpers import check_inplace, is_tensor
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "diag",
@@ -160,7 +160,7 @@ def empty(shape, dtype=None, name=None) -> Tensor:
 
 
 def _like(api: str, x, fill_value, dtype):
-    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+    if not is_tensor(x):
         raise TypeError(f"{api}: x must be a Tensor, got {type(x).__name__}")
     dtype = None if dtype is None else as_dtype(dtype)
     return dispatch(REGISTRY["full_like"], (x,), {"fill_value": fill_attr(api, fill_value),
@@ -280,8 +280,8 @@ def meshgrid(*args, **kwargs) -> list:
     if not args:
         raise ValueError("meshgrid: expected at least one 1-D tensor, got none")
     for i, a in enumerate(args):
-        if not isinstance(a, Tensor) or a.ndim != 1:
-            kind = f"shape {a.shape}" if isinstance(a, Tensor) else type(a).__name__
+        if not is_tensor(a) or a.ndim != 1:
+            kind = f"shape {a.shape}" if is_tensor(a) else type(a).__name__
             raise ValueError(f"meshgrid: every input must be a 1-D Tensor; input {i} is {kind}")
     shape = [a.shape[0] for a in args]
     target = call("full", shape=shape, fill_value=False, dtype="bool")
@@ -326,8 +326,8 @@ def vander(x, n=None, increasing=False, name=None) -> Tensor:
     A composite of repeated multiplication (not pow), so gradients of every order are exact,
     also at x = 0.
     """
-    if not isinstance(x, Tensor) or x.ndim != 1:
-        kind = f"shape {x.shape}" if isinstance(x, Tensor) else type(x).__name__
+    if not is_tensor(x) or x.ndim != 1:
+        kind = f"shape {x.shape}" if is_tensor(x) else type(x).__name__
         raise ValueError(f"vander: x must be a 1-D Tensor, got {kind}")
     n = x.shape[0] if n is None else _int_arg("vander", "n", n)
     if n == 0:
@@ -344,7 +344,7 @@ def vander(x, n=None, increasing=False, name=None) -> Tensor:
 def assign(x, output=None) -> Tensor:
     """Copy x (a Tensor, NumPy array, or Python scalar/list) into a new tensor, or into
     `output` when given (which is then returned). Differentiable in x."""
-    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+    if not is_tensor(x):
         x = to_tensor(x)
     result = dispatch(REGISTRY["assign"], (x,))
     if output is None:

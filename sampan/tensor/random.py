@@ -11,7 +11,7 @@ from ..framework.random import get_rng_state, next_seed, set_rng_state
 from ..framework.tensor import Tensor
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY, broadcast_shapes
-from ._helpers import check_inplace
+from ._helpers import check_inplace, is_tensor
 from .creation import as_dtype, as_scalar, as_shape
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "uniform", "normal",
@@ -99,15 +99,15 @@ def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
     broadcast shape of the Tensor arguments (shape is ignored) and their dtype, and is
     computed as mean + std * standard_normal, so gradients flow to mean and std.
     """
-    mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
+    mean_t, std_t = is_tensor(mean), is_tensor(std)
     if not (mean_t or std_t):
         if shape is None:
             raise ValueError("normal: shape must be given when mean and std are numbers")
         return _normal(as_shape("normal", shape), as_scalar("normal", "mean", mean),
                        as_scalar("normal", "std", std), as_dtype(None))
-    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    tensors = [t for t in (mean, std) if is_tensor(t)]
     for arg, t in (("mean", mean), ("std", std)):
-        if isinstance(t, Tensor) and t.dtype.kind != "f":
+        if is_tensor(t) and t.dtype.kind != "f":
             raise TypeError(f"normal: {arg} must be a floating point Tensor, got "
                             f"{t.dtype.name}")
     out_shape = tuple(tensors[0].shape)
@@ -138,7 +138,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # no
 
 def randint_like(x, low=0, high=None, dtype=None, name=None) -> Tensor:
     """Uniform random integers in [low, high) shaped like x, in `dtype` (None: x's dtype)."""
-    if not isinstance(x, Tensor):
+    if not is_tensor(x):
         raise TypeError(f"randint_like: x must be a Tensor, got {type(x).__name__}")
     if high is None:
         low, high = 0, low

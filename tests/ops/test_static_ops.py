@@ -19,18 +19,7 @@ from sampan.utils import unique_name
 from tests.ops.op_db import ENTRIES, tolerance
 
 # entry name -> reason it cannot run in a static Program (yet)
-_REJECTS = "the public function checks isinstance(x, Tensor) and rejects a Variable"
-_INPLACE = "_helpers.check_inplace rejects a Variable (Variable has _alias/_rebind)"
-XFAIL: dict = {
-    "fill_diagonal": _INPLACE,
-    "exponential": _INPLACE,
-    "cauchy": _INPLACE,
-    "geometric": _INPLACE,
-    "vander": _REJECTS,
-    "meshgrid": _REJECTS,
-    "randint_like": _REJECTS,
-    "normal-tensor-args": _REJECTS + " (mean/std)",
-}
+XFAIL: dict = {}
 # entries whose forward works but whose vjp needs concrete values
 XFAIL_GRAD: dict = {
     "masked_scatter": "vjp sizes the value gradient by masked_select's data-dependent length",
