@@ -150,16 +150,17 @@ class BatchNorm(OpDef):
         shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
         count = float(max(x.size // max(x.shape[c], 1), 1))
         batch = not ctx.use_global_stats
+        need_gw, need_gb = ctx.needs[3], ctx.needs[4]
+        xc = None
         if batch and _wants_create_graph():
-            mean = _reduce_mean(x, axes)
-            xc = x - mean
+            xc = x - _reduce_mean(x, axes)
             invstd = call("rsqrt", _bcast(_reduce_mean(xc * xc, axes), [x.shape[c]])
                           + ctx.epsilon)
         else:
-            xc = x - _bcast(ctx.saved_mean, shape)
+            if batch or need_gw:
+                xc = x - _bcast(ctx.saved_mean, shape)
             invstd = ctx.saved_invstd
         k = invstd if w is None else invstd * w
-        need_gw, need_gb = ctx.needs[3], ctx.needs[4]
         gb = _reduce_sum(g, axes) if need_gb or batch else None
         gw = _reduce_sum(g * xc, axes) * invstd if need_gw or batch else None
         gx = None
