@@ -249,12 +249,12 @@ def _fit_pads(size, out, kernel, stride, pads, dilation) -> list:
 def weight_grad(x_cf, g_cf, kernel, stride, pads, dilation, groups):
     """sum over batch and positions of g (N, A, P) times im2col(x) (N, B*K, P): (G, A/G, B/G*K)
     as ops; x_cf/g_cf channels-first Tensors whose im2col positions match g's."""
-    n, a = g_cf.shape[:2]
+    a = g_cf.shape[1]
     cols = call("im2col", x_cf, kernel_sizes=list(kernel), strides=list(stride),
                 paddings=list(pads), dilations=list(dilation))
-    p = cols.shape[-1]
-    g3 = call("reshape", g_cf, shape=[n, groups, a // groups, p])
-    c3 = call("reshape", cols, shape=[n, groups, cols.shape[1] // groups, p])
+    p = math.prod(g_cf.shape[2:])
+    g3 = call("reshape", g_cf, shape=[-1, groups, a // groups, p])
+    c3 = call("reshape", cols, shape=[-1, groups, cols.shape[1] // groups, p])
     prod = call("matmul", g3, c3, transpose_x=False, transpose_y=True)
     return call("sum", prod, axis=[0], keepdim=False, dtype=None)
 

@@ -46,26 +46,28 @@ def _lowest(xp, dtype):
     return xp.finfo(dtype).min
 
 
-def _scatter_grad(g, mask, x_shape, data_format, may_miss: bool):
+def _scatter_grad(g, mask, x, data_format, may_miss: bool):
     """Sum g into a zero tensor of x's shape at the flat spatial indices `mask` (sampan ops)."""
     if is_channel_last(data_format):
         nd = g.ndim
         perm = [0, nd - 1] + list(range(1, nd - 1))
         g = call("transpose", g, perm=perm)
         mask = call("transpose", mask, perm=perm)
-    n, c = g.shape[:2]
-    n_in, c_in, spatial = split_channels(tuple(x_shape), data_format)
+        x = call("transpose", x, perm=perm)
+    c = g.shape[1]
+    spatial = list(x.shape[2:])
     count = math.prod(g.shape[2:])
-    g = call("reshape", g, shape=[n, c, count])
-    mask = call("reshape", mask, shape=[n, c, count])
+    g = call("reshape", g, shape=[-1, c, count])
+    mask = call("reshape", mask, shape=[-1, c, count])
     if may_miss:  # windows entirely in the padding have mask -1 and no input to feed
         hit = call("greater_equal", mask, call("full_like", mask, fill_value=0, dtype=None))
         g = call("where", hit, g, call("full_like", g, fill_value=0.0, dtype=None))
         mask = call("maximum", mask, call("full_like", mask, fill_value=0, dtype=None))
-    zeros = call("full", shape=[n, c, math.prod(spatial)], fill_value=0.0, dtype=g.dtype.name)
+    zeros = call("full_like", call("reshape", x, shape=[-1, c, math.prod(spatial)]),
+                 fill_value=0.0, dtype=None)
     gx = call("put_along_axis", zeros, mask, g, axis=2, reduce="add", include_self=True,
               broadcast=False)
-    gx = call("reshape", gx, shape=[n, c, *spatial])
+    gx = call("reshape", gx, shape=[-1, c, *spatial])
     if is_channel_last(data_format):
         nd = gx.ndim
         gx = call("transpose", gx, perm=[0] + list(range(2, nd)) + [1])
@@ -82,7 +84,7 @@ class _MaxPool(OpDef):
     """
 
     outputs = ("out", "mask")
-    saves = ("mask",)
+    saves = ("x", "mask")
     check = True
     nd = 2
     formats = ("NCHW", "NHWC")
@@ -160,13 +162,13 @@ class _MaxPool(OpDef):
 
     def vjp(self, ctx, g, g_mask=None):
         a = ctx
-        spatial = split_channels(ctx.in_shapes[0], a.data_format)[2]
+        spatial = split_channels(tuple(ctx.x.shape), a.data_format)[2]
         out_len = self._geometry(spatial, {"kernel_size": a.kernel_size, "stride": a.stride,
                                            "padding": a.padding, "ceil_mode": a.ceil_mode})
         may_miss = any((o - 1) * s >= n + pb or k <= pb
                        for o, s, n, k, pb in zip(out_len, a.stride, spatial, a.kernel_size,
                                                  a.padding[0::2]))
-        return (_scatter_grad(g, ctx.mask, ctx.in_shapes[0], a.data_format, may_miss),)
+        return (_scatter_grad(g, ctx.mask, ctx.x, a.data_format, may_miss),)
 
 
 def _ranges(dims):
@@ -209,7 +211,7 @@ class _AdaptiveMaxPool(OpDef):
     gradient goes to it. x is channels-first [N, C, *spatial]."""
 
     outputs = ("out", "mask")
-    saves = ("mask",)
+    saves = ("x", "mask")
     check = True
     nd = 2
 
@@ -262,8 +264,7 @@ class _AdaptiveMaxPool(OpDef):
         return out, xp.asarray(flat, "int32")
 
     def vjp(self, ctx, g, g_mask=None):
-        return (_scatter_grad(g, ctx.mask, ctx.in_shapes[0], "NCHW" if self.nd == 2 else
-                              ("NCL" if self.nd == 1 else "NCDHW"), False),)
+        return (_scatter_grad(g, ctx.mask, ctx.x, "NCHW", False),)
 
 
 @register

@@ -171,3 +171,31 @@ def test_state_dict_roundtrip_between_layers():
     b.set_state_dict(a.state_dict())
     x = paddle.rand([1, 2, 5, 5])
     np.testing.assert_array_equal(a(x).numpy(), b(x).numpy())
+
+
+def test_static_program_with_unknown_batch_matches_eager():
+    from sampan import static
+    from sampan.utils import unique_name
+    rng = np.random.default_rng(7)
+    xv = rng.standard_normal((2, 2, 6, 6))
+    w1v, w2v = rng.standard_normal((4, 2, 3, 3)), rng.standard_normal((4, 2, 2, 2))
+
+    def model(x, w1, w2):
+        h = F.max_pool2d(F.conv2d(x, w1, padding=1), 2)
+        h = F.conv2d_transpose(F.avg_pool2d(h, 2, padding=1), w2, stride=2)
+        return (F.adaptive_avg_pool2d(h, [3, 2]) ** 2).mean()
+    main, startup = static.Program(), static.Program()
+    with unique_name.guard(), static.program_guard(main, startup):
+        x = static.data("x", [-1, 2, 6, 6], "float64")
+        w1 = static.create_parameter([4, 2, 3, 3], "float64", name="w1")
+        w2 = static.create_parameter([4, 2, 2, 2], "float64", name="w2")
+        loss = model(x, w1, w2)
+        grads = [g for _, g in static.append_backward(loss)]
+    scope = static.Scope()
+    scope.set("w1", w1v)
+    scope.set("w2", w2v)
+    got = static.Executor().run(main, feed={"x": xv}, fetch_list=[loss] + grads, scope=scope)
+    w1, w2 = _t(w1v, True), _t(w2v, True)
+    model(_t(xv), w1, w2).backward()
+    np.testing.assert_allclose(got[1], w1.grad.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got[2], w2.grad.numpy(), rtol=1e-10, atol=1e-12)

@@ -126,11 +126,11 @@ def _window_sum(nd, x_cf, kernel, stride, pads, out_len):
     for i, (o, k, s) in enumerate(zip(out_len, kernel, stride)):
         full[2 * i + 1] += max((o - 1) * s + k - (spatial[i] + pads[2 * i] + pads[2 * i + 1]),
                                0)
-    flat = call("reshape", x_cf, shape=[n * c, 1, *spatial])
+    flat = call("reshape", x_cf, shape=[-1, 1, *spatial])
     ones = call("full", shape=[1, 1, *kernel], fill_value=1.0, dtype=x_cf.dtype.name)
     out = call(f"conv{nd}d", flat, ones, None, stride=stride, padding=full, dilation=[1] * nd,
                groups=1, data_format=_CF[nd])
-    return call("reshape", out, shape=[n, c, *out_len])
+    return call("reshape", out, shape=[-1, c, *out_len])
 
 
 def _avg_pool(api, nd, x, kernel_size, stride, padding, ceil_mode, exclusive,
@@ -313,12 +313,14 @@ def _max_unpool(api, nd, x, indices, kernel_size, stride, padding, data_format, 
         if len(size) != nd:
             raise ValueError(f"{api}: output_size must have {nd} (or {nd + 2}) entries, got "
                              f"{output_size}")
-    n, c = x.shape[:2]
-    zeros = call("full", shape=[n, c, math.prod(size)], fill_value=0.0, dtype=x.dtype.name)
-    out = call("put_along_axis", zeros, call("reshape", indices, shape=[n, c, -1]),
-               call("reshape", x, shape=[n, c, -1]), axis=2, reduce="assign",
-               include_self=True, broadcast=False)
-    return call("reshape", out, shape=[n, c, *size])
+    c, count = x.shape[1], math.prod(spatial)
+    x3 = call("reshape", x, shape=[-1, c, count])
+    # zeros [N, C, prod(size)] built from x so that an unknown batch size works (static)
+    zeros = call("expand", call("full_like", x3[:, :, 0:1], fill_value=0.0, dtype=None),
+                 shape=[-1, -1, math.prod(size)])
+    out = call("put_along_axis", zeros, call("reshape", indices, shape=[-1, c, count]), x3,
+               axis=2, reduce="assign", include_self=True, broadcast=False)
+    return call("reshape", out, shape=[-1, c, *size])
 
 
 def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL",
