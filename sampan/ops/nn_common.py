@@ -64,7 +64,11 @@ class Linear(OpDef):
     def compute(self, xp, x, weight, bias=None):
         if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
             raise TypeError("dtype mismatch")  # infer explains
-        out = xp.matmul(x, weight)
+        if x.ndim > 2:  # one 2-D GEMM is faster than NumPy's loop over the batch dims
+            out = xp.matmul(x.reshape(-1, x.shape[-1]), weight)
+            out = out.reshape(x.shape[:-1] + weight.shape[1:])
+        else:
+            out = xp.matmul(x, weight)
         if bias is None:
             return out
         out += bias  # a fresh array; raises if bias would enlarge it (infer explains)
@@ -72,14 +76,22 @@ class Linear(OpDef):
 
     def vjp(self, ctx, g):
         x, w = ctx.x, ctx.weight
+        in_f, out_f = w.shape
         gx = gw = gb = None
+        flat = x.ndim > 2  # work on [rows, features] matrices (2-D GEMMs)
+        g2 = call("reshape", g, shape=[-1, out_f]) if flat else g
         if ctx.needs[0]:
-            gx = call("matmul", g, w, transpose_x=False, transpose_y=True)
+            gx = call("matmul", g2, w, transpose_x=False, transpose_y=True)
+            if flat:
+                gx = call("reshape", gx, shape=list(x.shape))
         if ctx.needs[1]:
-            in_f, out_f = w.shape
-            x2 = x if x.ndim == 2 else call("reshape", x, shape=[-1, in_f])
-            g2 = g if g.ndim == 2 else call("reshape", g, shape=[-1, out_f])
-            gw = call("matmul", x2, g2, transpose_x=True, transpose_y=False)
+            if x.ndim == 1:
+                gw = call("matmul", call("reshape", x, shape=[in_f, 1]),
+                          call("reshape", g, shape=[1, out_f]),
+                          transpose_x=False, transpose_y=False)
+            else:
+                x2 = call("reshape", x, shape=[-1, in_f]) if flat else x
+                gw = call("matmul", x2, g2, transpose_x=True, transpose_y=False)
         if ctx.needs[2]:
             lead = list(range(g.ndim - 1))
             if lead and len(ctx.in_shapes[2]) == 1:
