@@ -178,6 +178,12 @@ def test_dropout_axis_and_dropout2d_drop_whole_channels():
     assert set(np.unique(y)) <= {0.0, 2.0}
     y = F.dropout2d(paddle.ones([4, 3, 3, 6]), p=0.5, data_format="NHWC").numpy()
     assert (y == y[:, :1, :1, :]).all()
+    y = F.dropout1d(paddle.ones([3, 6, 4]), p=0.5).numpy()
+    assert (y == y[..., :1]).all() and set(np.unique(y)) <= {0.0, 2.0}
+    y = F.dropout1d(paddle.ones([6, 4]), p=0.5).numpy()  # unbatched [C, L]
+    assert (y == y[:, :1]).all()
+    with pytest.raises(ValueError, match="dropout1d: input must be 2-D or 3-D"):
+        F.dropout1d(paddle.ones([3]))
     y = F.dropout3d(paddle.ones([2, 5, 2, 2, 2]), p=0.5).numpy().reshape(2, 5, 8)
     assert (y == y[..., :1]).all()
     with pytest.raises(ValueError, match="dropout2d: x must be 4-D"):

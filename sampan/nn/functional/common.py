@@ -11,7 +11,7 @@ from ...ops.opdef import REGISTRY
 from ...tensor._helpers import make_inplace
 from ...tensor.math import clip
 
-__all__ = ["linear", "bilinear", "dropout", "dropout2d", "dropout3d", "alpha_dropout",
+__all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "label_smooth", "cosine_similarity"]
 
 _LINEAR = REGISTRY["linear"]
@@ -139,6 +139,31 @@ def _channel_dropout(api: str, x, p, training, data_format, ndim: int, formats: 
                          f"{data_format!r}")
     axis = [0, 1] if data_format == formats[0] else [0, ndim - 1]
     return dropout(x, p=p, axis=axis, training=training, mode="upscale_in_train")
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False) -> Tensor:
+    """Zero whole channels of a [N, C, L] (or unbatched [C, L]) input with probability p,
+    scaling the kept ones by 1 / (1 - p).
+
+    Args:
+        input (Tensor): 2-D or 3-D float input.
+        p (float): drop probability; default 0.5.
+        training (bool): default True; identity when False.
+        inplace (bool): write the result into input; default False.
+
+    Returns:
+        Tensor: input's shape.
+    """
+    _tensor("dropout1d", "input", input)
+    p = _check_p("dropout1d", p)
+    if len(input.shape) not in (2, 3):
+        raise ValueError(f"dropout1d: input must be 2-D or 3-D, got shape {input.shape}")
+    if not training or p == 0:
+        return input
+    axis = [0] if len(input.shape) == 2 else [0, 1]
+    if inplace:
+        return _dropout_(input, p, axis, "upscale_in_train")
+    return _dropout(input, p, axis, "upscale_in_train")
 
 
 def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None) -> Tensor:
