@@ -329,7 +329,10 @@ def test_groupnorm_instancenorm_lrn_layers():
         np.testing.assert_allclose(layer(_t(x)).numpy(), ref, rtol=1e-4, atol=1e-5)
         with pytest.raises(ValueError, match=f"{cls.__name__}: expected"):
             layer(_t(np.ones((2, 3), np.float32)))
-    assert list(nn.InstanceNorm2D(3, weight_attr=False).state_dict()) == []
+    assert list(nn.InstanceNorm2D(3, weight_attr=False, bias_attr=False).state_dict()) == []
+    with pytest.raises(ValueError, match="InstanceNorm2D: weight_attr and bias_attr must be "
+                                         "False together"):
+        nn.InstanceNorm2D(3, weight_attr=False)
     lrn = nn.LocalResponseNorm(3)
     assert repr(lrn) == "LocalResponseNorm(size=3, alpha=0.0001, beta=0.75, k=1.0)"
     assert lrn(_t(np.ones((1, 4, 2), np.float32))).shape == [1, 4, 2]

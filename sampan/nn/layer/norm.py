@@ -327,8 +327,11 @@ class _InstanceNormBase(Layer):
         self._epsilon = epsilon
         self._momentum = momentum
         self._data_format = data_format
-        if weight_attr is False or bias_attr is False:
-            self.scale = self.bias = None  # Paddle drops both together
+        if (weight_attr is False) != (bias_attr is False):
+            raise ValueError(f"{type(self).__name__}: weight_attr and bias_attr must be False "
+                             f"together (got {weight_attr!r} and {bias_attr!r})")
+        if weight_attr is False:
+            self.scale = self.bias = None
         else:
             self.scale, self.bias = _affine_params(self, [num_features], weight_attr,
                                                    bias_attr)
