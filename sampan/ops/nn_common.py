@@ -4,7 +4,6 @@ Imports only `framework`, `backend` and sibling op modules; vjp rules use sampan
 """
 from __future__ import annotations
 
-from ..framework import dtype as _dt
 from ..framework.random import rng
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, broadcast_shapes, norm_axis, register

@@ -54,8 +54,10 @@ def _batch_norm_decompose(x, running_mean, running_var, weight=None, bias=None,
         mean_b = _reduce_mean(x, axes)
         var_b = _reduce_mean(call("square", x - mean_b), axes)
         mean, var = _bcast(mean_b, [x.shape[c]]), _bcast(var_b, [x.shape[c]])
-        mean_out = running_mean * momentum + call("cast", mean, dtype=running_mean.dtype.name) * (1.0 - momentum)
-        var_out = running_var * momentum + call("cast", var, dtype=running_var.dtype.name) * (1.0 - momentum)
+        mean_out = (running_mean * momentum
+                    + call("cast", mean, dtype=running_mean.dtype.name) * (1.0 - momentum))
+        var_out = (running_var * momentum
+                   + call("cast", var, dtype=running_var.dtype.name) * (1.0 - momentum))
     invstd_b = call("rsqrt", var_b + epsilon)
     out = (x - mean_b) * invstd_b
     if weight is not None:
@@ -63,8 +65,8 @@ def _batch_norm_decompose(x, running_mean, running_var, weight=None, bias=None,
     if bias is not None:
         out = out + _bcast(bias, shape)
     invstd = _bcast(invstd_b, [x.shape[c]])
-    return (out, call("cast", mean, dtype=x.dtype.name), call("cast", invstd, dtype=x.dtype.name),
-            mean_out, var_out)
+    return (out, call("cast", mean, dtype=x.dtype.name),
+            call("cast", invstd, dtype=x.dtype.name), mean_out, var_out)
 
 
 @register

@@ -234,7 +234,8 @@ def test_dropout_layers_train_eval_and_repr():
     down = nn.Dropout(0.4, mode="downscale_in_infer")
     down.eval()
     np.testing.assert_allclose(down(x).numpy(), 0.6)
-    assert repr(nn.Dropout(0.3)) == "Dropout(p=0.3, axis=None, mode=upscale_in_train, inplace=False)"
+    assert repr(nn.Dropout(0.3)) == ("Dropout(p=0.3, axis=None, mode=upscale_in_train, "
+                                     "inplace=False)")
     assert repr(nn.Dropout2D()) == "Dropout2D(p=0.5, data_format=NCHW)"
     assert repr(nn.Dropout3D()) == "Dropout3D(p=0.5, data_format=NCDHW)"
     assert repr(nn.AlphaDropout(0.2)) == "AlphaDropout(p=0.2)"
