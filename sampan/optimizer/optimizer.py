@@ -285,6 +285,9 @@ class Optimizer:
         Returns:
             tuple: (optimize ops: [] in eager mode, list of (param, grad) pairs updated).
         """
+        if getattr(loss, "_is_variable", False):  # static mode: append the update ops
+            from ..static.minimize import minimize
+            return minimize(self, loss, startup_program, parameters, no_grad_set)
         loss.backward()
         params = self._all_params() if parameters is None else list(parameters)
         names = set()

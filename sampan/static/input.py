@@ -94,6 +94,8 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
     lr = getattr(attr, "learning_rate", None)
     if lr is not None:
         param.optimize_attr = {"learning_rate": lr}
+    param.regularizer = getattr(attr, "regularizer", None)
+    param.need_clip = getattr(attr, "need_clip", True)
     init = getattr(attr, "initializer", None) or default_initializer
     _initialize(name, dims, dtype, init, is_bias)
     return param
