@@ -211,8 +211,9 @@ def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
     if None in grads:
         if all(g is None for g in grads):
             return
-        grads = [g if g is not None else wrap(np.zeros(shape, dtype))
-                 for g, (shape, dtype) in zip(grads, node.out_meta)]
+        nondiff = op.nondiff_outputs
+        grads = [g if g is not None or i in nondiff else wrap(np.zeros(shape, dtype))
+                 for i, (g, (shape, dtype)) in enumerate(zip(grads, node.out_meta))]
     ctx = _build_ctx(node)
     in_grads = flatten_grads(op, op.vjp(ctx, *grads))
     for edge, g in zip(node.edges, in_grads):
