@@ -4,6 +4,13 @@ A Block is compiled once into a plan (resolved kernels, integer slots for variab
 step after which each intermediate is freed) cached per (program, version, feed, fetch);
 a run only executes the plan. No op-specific code here. Imports `framework`, `ops` and
 `static.program`.
+
+Sub-blocks (control flow): an OpDef whose class sets `runs_blocks = True` receives, at run
+time only, the extra keyword `_run_block` (never stored in the Program): a callable
+`_run_block(block_idx, feed: {var name: array}, fetch: [var names]) -> [arrays]` that runs
+block `block_idx` of the same Program (compiled once into a cached plan like the global
+block) in the same scope, starting from `feed` only (sub-blocks are closed: every outer value
+they read is an explicit op input). See sampan/ops/control_flow.py.
 """
 from __future__ import annotations
 
@@ -91,11 +98,13 @@ def scope_guard(scope: Scope):
 class _Plan:
     """A compiled block: steps over integer slots."""
 
-    __slots__ = ("nslots", "steps", "feeds", "fetch", "reads", "writes", "random")
+    __slots__ = ("nslots", "steps", "feeds", "fetch", "reads", "writes", "random", "runners",
+                 "block_idx")
 
 
-def _compile(program: Program, feed_names: tuple, fetch_names: tuple) -> _Plan:
-    block = program.global_block()
+def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
+             block_idx: int = 0) -> _Plan:
+    block = program.block(block_idx)
     slots: dict = {}
 
     def slot(name):
@@ -142,8 +151,9 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple) -> _Plan:
             if var is not None and var.persistable:
                 written.append((slots[n], n))
         simple = all(type(a) is int for a in args)
+        runs = getattr(opdef, "runs_blocks", False)
         steps.append([opdef.compute, tuple(args), dict(op.attrs), outs, opdef.multi_out,
-                      simple, (), opdef.random])
+                      simple, (), opdef.random or runs, runs])
     fetch = []
     for name in fetch_names:
         if name not in defined:
@@ -170,7 +180,10 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple) -> _Plan:
     plan.fetch = fetch
     plan.reads = reads
     plan.writes = _dedup(written)
-    plan.random = [k for k, s in enumerate(steps) if s[7]]
+    plan.random = [k for k, s in enumerate(steps) if s[7] and not s[8]]
+    plan.runners = [k for k, s in enumerate(steps) if s[8]]
+    plan.block_idx = block_idx
+    plan.steps = [s[:8] for s in plan.steps]
     return plan
 
 
@@ -233,7 +246,7 @@ class Executor:
         if plan is None:
             plan = _compile(program, feed_names, fetch_names)
             self._cache[key] = plan
-        outs = _execute(program, plan, feed, scope)
+        outs = _execute(program, plan, feed, scope, self._cache)
         if return_numpy:
             return outs
         return [wrap(o) for o in outs]
@@ -248,14 +261,17 @@ def _fetch_name(f) -> str:
                     f"{type(f).__name__}")
 
 
-def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope) -> list:
+def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope,
+             cache: dict | None = None) -> list:
     env = [None] * plan.nslots
+    top = plan.block_idx == 0
     for name, value in feed.items():
         idx, var = plan.feeds[name]
         arr = value._data if isinstance(value, Tensor) else value
         if arr.__class__ is not _ND:
             arr = to_array(arr, var.dtype)
-        check_feed_array(var, arr)
+        if top:
+            check_feed_array(var, arr)
         env[idx] = arr
     consts, bound = program._consts, program._bound
     for idx, name in plan.reads:
@@ -268,11 +284,15 @@ def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope) -> list:
                                    f"in the scope; run the startup program first "
                                    f"(exe.run(paddle.static.default_startup_program()))")
         env[idx] = arr
-    seeds = _seeds(program, plan)
+    extra = _seeds(program, plan)  # step -> attrs added at run time (seed, _run_block)
+    if plan.runners:
+        runner = {"_run_block": block_runner(program, scope, cache)}
+        for k in plan.runners:
+            extra[k] = runner
     xp = _xp
     for k, (compute, args, attrs, outs, multi, simple, frees, rnd) in enumerate(plan.steps):
         if rnd:
-            attrs = {**attrs, "seed": seeds[k]}
+            attrs = {**attrs, **extra[k]}
         if simple:
             vals = [env[i] for i in args]
         else:
@@ -281,7 +301,8 @@ def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope) -> list:
         try:
             out = compute(xp, *vals, **attrs)
         except Exception as err:
-            raise type(err)(f"Executor: op #{k} ({program.global_block().ops[k].type}) "
+            where = f"block {plan.block_idx} " if plan.block_idx else ""
+            raise type(err)(f"Executor: {where}op #{k} ({program.block(plan.block_idx).ops[k].type}) "
                             f"failed: {err}") from err
         if multi:
             for i, o in zip(outs, out):
@@ -305,5 +326,22 @@ def _seeds(program: Program, plan: _Plan) -> dict:
     if not plan.random:
         return {}
     if program.random_seed:
-        return {k: zlib.crc32(f"{program.random_seed}:{k}".encode()) + 1 for k in plan.random}
-    return {k: next_seed() for k in plan.random}
+        b = f"{plan.block_idx}:" if plan.block_idx else ""
+        return {k: {"seed": zlib.crc32(f"{program.random_seed}:{b}{k}".encode()) + 1}
+                for k in plan.random}
+    return {k: {"seed": next_seed()} for k in plan.random}
+
+
+def block_runner(program: Program, scope: Scope, cache: dict | None = None):
+    """The `_run_block(block_idx, feed, fetch)` callable given to ops with `runs_blocks`
+    (plans cached in `cache`, per program version, block, feed and fetch names)."""
+    cache = {} if cache is None else cache
+
+    def run_block(block_idx: int, feed: dict, fetch) -> list:
+        fetch = tuple(fetch)
+        key = (id(program), program._version, block_idx, tuple(feed), fetch)
+        plan = cache.get(key)
+        if plan is None:
+            plan = cache[key] = _compile(program, tuple(feed), fetch, block_idx)
+        return _execute(program, plan, feed, scope, cache)
+    return run_block
