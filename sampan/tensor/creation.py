@@ -349,7 +349,12 @@ def assign(x, output=None) -> Tensor:
     result = dispatch(REGISTRY["assign"], (x,))
     if output is None:
         return result
-    if not isinstance(output, Tensor):
+    if getattr(result, "_is_variable", False) and isinstance(output, Tensor):
+        # building a Program: an eager output (a layer's running statistics) becomes its
+        # persistable Variable, which the Executor writes back after each run
+        from ..static.builder import rebind, to_variable
+        return rebind(to_variable(result.block, "assign", "output", output), result)
+    if not is_tensor(output):
         raise TypeError(f"assign: output must be a Tensor or None, got "
                         f"{type(output).__name__}")
     return output._rebind(result)

@@ -62,3 +62,22 @@ def test_cross_entropy_builds_on_variables():
         y = static.data("y", [2, 1], "int64")
         loss = paddle.nn.functional.cross_entropy(x, y)
     assert getattr(loss, "_is_variable", False)
+
+
+def test_batch_norm_running_stats_written_back_from_a_program():
+    import sampan as paddle
+    from sampan import nn, static
+    paddle.enable_static()
+    try:
+        main, start = static.Program(), static.Program()
+        with static.program_guard(main, start):
+            x = static.data("x", [-1, 3, 4, 4], "float32")
+            bn = nn.BatchNorm2D(3)
+            y = bn(x)
+        exe = static.Executor()
+        exe.run(start)
+        xv = np.random.default_rng(0).normal(2.0, 1.0, (8, 3, 4, 4)).astype("float32")
+        exe.run(main, feed={"x": xv}, fetch_list=[y])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(bn._mean.numpy(), 0.1 * xv.mean(axis=(0, 2, 3)), rtol=1e-5)
