@@ -173,6 +173,7 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
             frees.setdefault(k, []).append(slots[n])
     for k, step in enumerate(steps):
         step[6] = tuple(frees.get(k, ()))
+    _check_inplace(block, steps, last_use, feeds, reads)
     plan = _Plan()
     plan.nslots = len(slots)
     plan.steps = [tuple(s) for s in steps]
@@ -185,6 +186,24 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
     plan.block_idx = block_idx
     plan.steps = [s[:8] for s in plan.steps]
     return plan
+
+
+def _check_inplace(block, steps, last_use, feeds, reads) -> None:
+    """An op's `inplace` attr (set by the inplace pass: index of a flattened input whose
+    buffer may hold the result) is kept only where that input is an intermediate of this
+    plan that dies at the op (not fed, read, fetched, persistable); else it becomes -1."""
+    read = None
+    for k, op in enumerate(block.ops):
+        idx = steps[k][2].get("inplace", -1)
+        if type(idx) is not int or idx < 0:
+            continue
+        if read is None:
+            read = {n for _, n in reads}
+        opdef = REGISTRY[op.type]
+        flat = [n for s in opdef.input_names for n in (op.inputs.get(s) or [])]
+        n = flat[idx] if idx < len(flat) else None
+        if n is None or last_use.get(n) != k or n in feeds or n in read or flat.count(n) > 1:
+            steps[k][2]["inplace"] = -1
 
 
 def _dedup(pairs: list) -> list:
