@@ -13,6 +13,9 @@ class WeightDecayRegularizer:
 
     def __init__(self, coeff: float = 0.0) -> None:
         if isinstance(coeff, bool) or not isinstance(coeff, (int, float)):
+            if isinstance(coeff, str) or not hasattr(coeff, "__float__"):
+                raise TypeError(f"{type(self).__name__}: coeff must be a float, got "
+                                f"{type(coeff).__name__}")
             coeff = float(coeff)  # a 1-element Tensor or NumPy scalar
         self._coeff = float(coeff)
 

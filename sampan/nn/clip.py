@@ -46,8 +46,8 @@ class ClipGradByValue(GradientClipBase):
     """
 
     def __init__(self, max: float, min: float | None = None) -> None:
-        max = float(max)
-        min = -max if min is None else float(min)
+        max = _number("ClipGradByValue", "max", max)
+        min = -max if min is None else _number("ClipGradByValue", "min", min)
         if min > max:
             raise ValueError(f"ClipGradByValue: min ({min}) must not exceed max ({max})")
         self.max, self.min = max, min
@@ -78,7 +78,7 @@ class ClipGradByNorm(GradientClipBase):
     """
 
     def __init__(self, clip_norm: float) -> None:
-        self.clip_norm = float(clip_norm)
+        self.clip_norm = _number("ClipGradByNorm", "clip_norm", clip_norm)
 
     def __repr__(self) -> str:
         return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
@@ -122,7 +122,7 @@ class ClipGradByGlobalNorm(GradientClipBase):
         if not isinstance(group_name, str):
             raise TypeError(f"ClipGradByGlobalNorm: group_name must be a str, got "
                             f"{type(group_name).__name__}")
-        self.clip_norm = float(clip_norm)
+        self.clip_norm = _number("ClipGradByGlobalNorm", "clip_norm", clip_norm)
         self.group_name = group_name
         self.auto_skip_clip = bool(auto_skip_clip)
 
@@ -148,3 +148,10 @@ class ClipGradByGlobalNorm(GradientClipBase):
         return [(p, g) if _skip(p, g) else
                 (p, g * (scale if scale.dtype == g.dtype else scale.astype(g.dtype)))
                 for p, g in params_grads]
+
+
+def _number(api: str, arg: str, value) -> float:
+    """`value` (a Python number, NumPy scalar or 1-element Tensor) as a float."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
+        raise TypeError(f"{api}: {arg} must be a float, got {type(value).__name__}")
+    return float(value)

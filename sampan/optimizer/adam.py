@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework.tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW", "Adamax"]
@@ -107,8 +108,11 @@ class AdamW(Adam):
                  name: str | None = None) -> None:
         if weight_decay is None:
             weight_decay = 0.0
-        if not isinstance(weight_decay, (int, float)):
+        if isinstance(weight_decay, Tensor):
             weight_decay = float(weight_decay)  # a 1-element Tensor
+        if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
+            raise TypeError(f"AdamW: weight_decay must be an int, float or Tensor, got "
+                            f"{type(weight_decay).__name__}")
         if lr_ratio is not None and not callable(lr_ratio):
             raise TypeError(f"AdamW: lr_ratio must be callable, got {type(lr_ratio).__name__}")
         self._coeff = float(weight_decay)
@@ -116,6 +120,12 @@ class AdamW(Adam):
         self._apply_decay_param_fun = apply_decay_param_fun
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip,
                          lazy_mode, multi_precision, False, amsgrad, name)
+
+    def _add_param_group(self, group: dict) -> None:
+        # a group without its own weight_decay uses the optimizer's decoupled coefficient
+        if group.get("weight_decay") is None:
+            group["weight_decay"] = self._coeff
+        super()._add_param_group(group)
 
     def _regularizer(self, param, group):
         return None  # weight_decay is decoupled (inside the update), never added to grads
@@ -143,8 +153,8 @@ class Adamax(Optimizer):
     _group_keys = {"beta1": "_beta1", "beta2": "_beta2", "epsilon": "_epsilon"}
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 parameters=None, weight_decay=None, grad_clip=None,
-                 multi_precision: bool = False, name: str | None = None) -> None:
+                 parameters=None, weight_decay=None, grad_clip=None, name: str | None = None,
+                 multi_precision: bool = False) -> None:
         self._beta1 = _beta("Adamax", "beta1", beta1)
         self._beta2 = _beta("Adamax", "beta2", beta2)
         self._epsilon = float(epsilon)

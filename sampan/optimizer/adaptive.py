@@ -86,6 +86,9 @@ class RMSProp(Optimizer):
                  multi_precision: bool = False) -> None:
         if learning_rate is None:
             raise ValueError("RMSProp: learning_rate is not set")
+        for arg, value in (("rho", rho), ("epsilon", epsilon), ("momentum", momentum)):
+            if value is None:
+                raise ValueError(f"RMSProp: {arg} is not set")
         if not 0.0 <= rho:
             raise ValueError(f"RMSProp: rho must be >= 0.0, got {rho}")
         if not 0.0 <= epsilon:

@@ -57,6 +57,8 @@ class Optimizer:
         if isinstance(parameters, dict):
             raise TypeError(f"{api}: parameters must not be a dict; for parameter groups pass "
                             f"a list of dicts")
+        if learning_rate is None:
+            raise ValueError(f"{api}: learning_rate is not set")
         if isinstance(learning_rate, int) and not isinstance(learning_rate, bool):
             learning_rate = float(learning_rate)
         if isinstance(learning_rate, Tensor):
@@ -70,8 +72,13 @@ class Optimizer:
         self._grad_clip = grad_clip
         self._name = name
         self._parameter_list = list(parameters)
+        for item in self._parameter_list:
+            if not isinstance(item, (Tensor, dict)) and not _is_variable(item):
+                raise TypeError(f"{api}: parameters must be Tensors (or parameter-group dicts), "
+                                f"got an element of type {type(item).__name__}")
         self._accumulators = defaultdict(dict)  # {acc name: {param name: Tensor}}
         self._accumulators_holder: dict = {}  # loaded state waiting for its accumulators
+        self._opti_name_list: list = []  # accumulator names in creation order
         self._cache: dict = {}  # id(param) -> (param, states, attrs, lr multiplier, regularizer)
         self._opdef = REGISTRY[self._op] if self._op else None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
@@ -97,6 +104,10 @@ class Optimizer:
             raise TypeError(f"{api}: parameters of a group must be an ordered collection "
                             f"(list), not a set")
         group["params"] = list(params)
+        for p in group["params"]:
+            if not isinstance(p, Tensor) and not _is_variable(p):
+                raise TypeError(f"{api}: the 'params' of a parameter group must be Tensors, "
+                                f"got an element of type {type(p).__name__}")
         seen = {id(p) for g in self._groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError(f"{api}: some parameters appear in more than one parameter group")
@@ -152,6 +163,7 @@ class Optimizer:
         dtype = param._data.dtype if dtype is None else np.dtype(dtype)
         acc = Tensor(np.full(shape, fill_value, dtype=dtype), name=var_name)
         acc.persistable = True
+        self._opti_name_list.append(var_name)
         if self._accumulators_holder:
             key = _find_key(self._accumulators_holder, var_name)
             if key is None:
@@ -279,6 +291,68 @@ class Optimizer:
         self._opdef.update(_xp, data, grad, lr, *[s._data for s in states], **attrs)
         param._version += 1
 
+    def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None,
+                 callbacks=None) -> list:
+        """Run backward on `loss`; return the (param, grad) pairs of the parameters to update.
+
+        Args:
+            loss (Tensor): the loss.
+            startup_program: static-graph argument, ignored in eager mode.
+            parameters (list[Tensor]|list[str], optional): the parameters (or their names) to
+                return; default all of this optimizer's parameters.
+            no_grad_set (set[Tensor]|set[str], optional): parameters to leave out.
+            callbacks: static-graph argument, ignored in eager mode.
+        """
+        loss.backward()
+        return self._params_grads(parameters, no_grad_set)
+
+    def _params_grads(self, parameters, no_grad_set) -> list:
+        params = self._all_params()
+        if parameters is not None:
+            wanted = {p if isinstance(p, str) else p.name for p in parameters}
+            params = [p for p in params if p.name in wanted]
+        skip = {p if isinstance(p, str) else p.name for p in no_grad_set or ()}
+        return [(p, p.grad) for p in params
+                if p.name not in skip and not p.stop_gradient and p._grad is not None]
+
+    def apply_gradients(self, params_grads: list) -> list:
+        """Clip, regularize and apply the given (param, grad) pairs (Paddle sorts them by
+        parameter name first). Returns [] (the optimize ops, none in eager mode)."""
+        if not isinstance(params_grads, (list, tuple)):
+            raise TypeError(f"{type(self).__name__}.apply_gradients: params_grads must be a "
+                            f"list of (param, grad) pairs, got {type(params_grads).__name__}")
+        group_of = {id(p): i for i, g in enumerate(self._groups) for p in g["params"]}
+        by_group: dict = defaultdict(list)
+        for param, grad in sorted(params_grads, key=lambda pg: pg[0].name):
+            if grad is None or param.stop_gradient:
+                continue
+            index = group_of.get(id(param))
+            if index is None:
+                raise ValueError(f"{type(self).__name__}.apply_gradients: parameter "
+                                 f"{param.name!r} is not optimized by this optimizer")
+            by_group[index].append((param, grad))
+        lr = self.get_lr()
+        with _no_grad():
+            for index, pairs in sorted(by_group.items()):
+                self._apply_pairs(pairs, self._groups[index], lr)
+        return []
+
+    def append_regularization_ops(self, parameters_and_grads: list,
+                                  regularization=None) -> list:
+        """(param, grad + weight-decay term) for each pair; a parameter's own regularizer
+        (ParamAttr) takes precedence over `regularization`."""
+        out = []
+        for param, grad in parameters_and_grads:
+            reg = getattr(param, "regularizer", None) or regularization
+            if grad is not None and reg is not None:
+                grad = grad + reg(param, grad)
+            out.append((param, grad))
+        return out
+
+    def get_opti_var_name_list(self) -> list:
+        """The names of the accumulators created so far, in creation order."""
+        return self._opti_name_list
+
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Run backward on `loss` and update the parameters (eager mode).
 
@@ -304,6 +378,11 @@ class Optimizer:
                     self._apply_pairs(pairs, group, lr)
                     done.extend(pairs)
         return [], done
+
+
+def _is_variable(obj) -> bool:
+    """A static-graph Variable/Parameter (not a Tensor subclass)."""
+    return bool(getattr(obj, "_is_variable", False))
 
 
 def _check_clip(api: str, clip) -> None:

@@ -374,3 +374,16 @@ def test_layer_argument_errors():
 
 def test_layers_have_no_parameters_except_prelu():
     assert nn.ReLU().parameters() == [] and len(nn.PReLU().parameters()) == 1
+
+
+def test_paddle3_aliases_and_swiglu():
+    import inspect
+    assert nn.SiLU is nn.Silu and F.logsigmoid is F.log_sigmoid
+    x = paddle.to_tensor([[1.0, 2.0, 3.0, 4.0]])
+    # values recorded with Paddle 3.3.1
+    np.testing.assert_allclose(F.swiglu(x).numpy(), [[2.1931758, 7.046376]], rtol=1e-6)
+    np.testing.assert_allclose(F.swiglu(x, x).numpy(), [[0.7310586, 3.523188, 8.573168,
+                                                          15.71222]], rtol=1e-6)
+    with pytest.raises(ValueError, match="swiglu: .*last dim of x must be even"):
+        F.swiglu(paddle.to_tensor([1.0, 2.0, 3.0]))
+    assert list(inspect.signature(F.elu_).parameters) == ["x", "alpha", "name"]

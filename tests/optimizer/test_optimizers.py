@@ -371,3 +371,81 @@ def test_beta_may_be_tensor():
     got, _ = _run(lambda ps: O.Adam(0.1, beta1=paddle.to_tensor(0.9), parameters=ps))
     want, _ = _run(lambda ps: O.Adam(0.1, parameters=ps))
     np.testing.assert_allclose(got, want)
+
+
+# --- audit: Paddle 2.6 methods, group defaults, argument errors ------------------------------
+def _quad_param():
+    p = paddle.Parameter(P0.copy())
+    (p * p * paddle.to_tensor(C) + p * paddle.to_tensor(D)).sum().backward()
+    return p
+
+
+def test_backward_apply_gradients_equal_step():
+    p, q = _quad_param(), _quad_param()
+    O.Adam(0.1, parameters=[p]).step()
+    opt = O.Adam(0.1, parameters=[q])
+    q.clear_gradient(False)
+    loss = (q * q * paddle.to_tensor(C) + q * paddle.to_tensor(D)).sum()
+    pairs = opt.backward(loss)
+    assert [pp is q for pp, _ in pairs] == [True]
+    assert opt.apply_gradients(pairs) == []
+    np.testing.assert_allclose(q.numpy(), p.numpy(), rtol=1e-6)
+    assert opt.get_opti_var_name_list() == [a.name for a in opt.state_dict().values()]
+    loss = (q * q).sum()
+    assert opt.backward(loss, no_grad_set={q.name}) == []
+    other = paddle.Parameter(P0.copy())
+    with pytest.raises(ValueError, match="apply_gradients: parameter .* not optimized"):
+        opt.apply_gradients([(other, paddle.ones([2, 3]))])
+
+
+def test_append_regularization_ops():
+    p = paddle.Parameter(np.array([1.0, -2.0]))
+    g = paddle.to_tensor([0.5, 0.5])
+    opt = O.SGD(0.1, parameters=[p])
+    [(pp, gg)] = opt.append_regularization_ops([(p, g)], paddle.regularizer.L2Decay(0.1))
+    assert pp is p
+    np.testing.assert_allclose(gg.numpy(), [0.6, 0.3])
+    [(_, gg)] = opt.append_regularization_ops([(p, g)])
+    assert gg is g
+
+
+def test_adamw_group_without_weight_decay_uses_coeff():
+    # recorded with Paddle 3.3.1: one group keeps the optimizer's 0.05, the other sets 0.5
+    def run(groups):
+        a, b = paddle.Parameter(np.array([1.0, -2.0])), paddle.Parameter(np.array([3.0]))
+        params = [{"params": [a]}, {"params": [b], "weight_decay": 0.5}] if groups else [a, b]
+        opt = O.AdamW(0.1, parameters=params, weight_decay=0.05)
+        (a.sum() + b.sum()).backward()
+        opt.step()
+        return a.numpy(), b.numpy()
+    a, b = run(True)
+    np.testing.assert_allclose(a, [1.0 * (1 - 0.1 * 0.05) - 0.1, -2.0 * (1 - 0.1 * 0.05) - 0.1],
+                               rtol=1e-6)
+    np.testing.assert_allclose(b, [3.0 * (1 - 0.1 * 0.5) - 0.1], rtol=1e-6)
+    np.testing.assert_allclose(run(False)[0], a, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make, exc, match", [
+    (lambda p: O.SGD(None, parameters=p), ValueError, "SGD: learning_rate is not set"),
+    (lambda p: O.SGD(0.1, parameters=[1.0]), TypeError, "SGD: parameters must be Tensors"),
+    (lambda p: O.SGD(0.1, parameters=[{"params": [1]}]), TypeError, "SGD: the 'params'"),
+    (lambda p: O.RMSProp(0.1, rho=None, parameters=p), ValueError, "RMSProp: rho is not set"),
+    (lambda p: O.AdamW(0.1, parameters=p, weight_decay="a"), TypeError,
+     "AdamW: weight_decay must be"),
+    (lambda p: O.Adam(0.1, parameters=p, grad_clip=1.0), TypeError, "Adam: grad_clip"),
+    (lambda p: paddle.nn.ClipGradByGlobalNorm("a"), TypeError, "ClipGradByGlobalNorm: clip_norm"),
+    (lambda p: paddle.nn.ClipGradByValue("a"), TypeError, "ClipGradByValue: max"),
+    (lambda p: paddle.regularizer.L2Decay("a"), TypeError, "L2Decay: coeff"),
+    (lambda p: paddle.nn.utils.clip_grad_norm_(p, 1.0, norm_type=3), ValueError,
+     "clip_grad_norm_: norm_type"),
+])
+def test_argument_errors_name_api(make, exc, match):
+    with pytest.raises(exc, match=match):
+        make([paddle.Parameter(np.ones(2))])
+
+
+def test_adamax_name_is_positional_like_paddle():
+    import inspect
+    names = list(inspect.signature(O.Adamax).parameters)
+    assert names[:8] == ["learning_rate", "beta1", "beta2", "epsilon", "parameters",
+                         "weight_decay", "grad_clip", "name"]

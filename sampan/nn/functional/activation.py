@@ -5,6 +5,8 @@ Kernel-backed ones dispatch to ops/nn_activation.py; the rest are composites of 
 """
 from __future__ import annotations
 
+import inspect
+
 from ... import tensor as _T
 from ...framework import dtype as _dt
 from ...framework.tensor import Tensor
@@ -17,7 +19,7 @@ __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrel
            "hardswish", "hardtanh", "hardtanh_", "tanh", "tanh_", "tanhshrink", "softplus",
            "softsign", "softshrink", "hardshrink", "log_sigmoid", "softmax", "softmax_",
            "log_softmax", "maxout", "thresholded_relu", "thresholded_relu_", "glu",
-           "gumbel_softmax"]
+           "gumbel_softmax", "logsigmoid", "swiglu"]
 
 sigmoid = _T.sigmoid
 tanh = _T.tanh
@@ -303,6 +305,35 @@ def log_sigmoid(x, name=None):
     return -dispatch(_SOFTPLUS, (-x,), {"beta": 1.0, "threshold": 20.0})
 
 
+logsigmoid = log_sigmoid  # Paddle 3.x alias
+
+
+def swiglu(x, y=None, name=None):
+    """SwiGLU (Paddle 3.x): silu(x) * y, or with y None, silu(a) * b where a, b are the two
+    halves of x along the last axis.
+
+    Args:
+        x (Tensor): float input (last dim even when y is None).
+        y (Tensor, optional): the gate input, same shape as x. Default None.
+
+    Returns:
+        Tensor: same dtype as x.
+    """
+    _check_tensor("swiglu", x)
+    if y is None:
+        n = x.shape[-1]
+        if n % 2:
+            raise ValueError(f"swiglu: with y=None the last dim of x must be even, got shape "
+                             f"{list(x.shape)}")
+        x, y = _T.split(x, 2, axis=-1)
+    else:
+        _check_tensor("swiglu", y)
+        if list(x.shape) != list(y.shape):
+            raise ValueError(f"swiglu: x and y must have the same shape, got {list(x.shape)} "
+                             f"and {list(y.shape)}")
+    return dispatch(_SILU, (x,)) * y
+
+
 def _with_dtype(api: str, x, dtype):
     if dtype is None:
         return x
@@ -439,6 +470,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
 def _make(fn, api):
     inplace = make_inplace(fn, api)
     inplace.__doc__ = f"In-place version of `{fn.__name__}`: updates x and returns it."
+    inplace.__signature__ = inspect.signature(fn)
     return inplace
 
 

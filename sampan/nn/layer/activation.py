@@ -9,7 +9,7 @@ from .layers import Layer
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU",
            "Silu", "Swish", "Mish", "Sigmoid", "Hardsigmoid", "Hardswish", "Hardtanh", "Tanh",
            "Tanhshrink", "Softplus", "Softsign", "Softshrink", "Hardshrink", "LogSigmoid",
-           "Softmax", "LogSoftmax", "Softmax2D", "Maxout", "ThresholdedReLU", "GLU"]
+           "Softmax", "LogSoftmax", "Softmax2D", "Maxout", "ThresholdedReLU", "GLU", "SiLU"]
 
 
 class _Activation(Layer):
@@ -176,6 +176,9 @@ class Silu(_Activation):
 
     def __init__(self, inplace=False, name=None) -> None:
         super().__init__(name, inplace=bool(inplace))
+
+
+SiLU = Silu  # Paddle 3.x alias
 
 
 class Swish(_Activation):

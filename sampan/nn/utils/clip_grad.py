@@ -10,6 +10,8 @@ import sampan as _paddle
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
+_NORM_TYPES = (math.inf, 0, 1, 2)
+
 
 def _with_grads(parameters) -> list:
     if isinstance(parameters, _paddle.Tensor):
@@ -27,7 +29,7 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
     Args:
         parameters (Tensor|list[Tensor]): parameters whose .grad to clip.
         max_norm (float): the largest joint norm.
-        norm_type (float, optional): order of the norm; may be inf. Default 2.0.
+        norm_type (float, optional): order of the norm: inf, 0, 1 or 2. Default 2.0.
         error_if_nonfinite (bool, optional): raise RuntimeError when the norm is nan or inf.
 
     Returns:
@@ -42,6 +44,9 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
         >>> [round(v, 4) for v in p.grad.tolist()]
         [0.6, 0.8]
     """
+    if norm_type not in _NORM_TYPES:
+        raise ValueError(f"clip_grad_norm_: norm_type must be one of [inf, 0, 1, 2] (as in "
+                         f"Paddle), got {norm_type!r}")
     params = _with_grads(parameters)
     if not params:
         return _paddle.to_tensor(0.0)
