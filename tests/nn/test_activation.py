@@ -387,3 +387,16 @@ def test_paddle3_aliases_and_swiglu():
     with pytest.raises(ValueError, match="swiglu: .*last dim of x must be even"):
         F.swiglu(paddle.to_tensor([1.0, 2.0, 3.0]))
     assert list(inspect.signature(F.elu_).parameters) == ["x", "alpha", "name"]
+
+
+@pytest.mark.parametrize("name", ["relu6", "selu", "celu", "hardsigmoid", "hardswish", "hardtanh",
+                                  "tanhshrink", "softsign", "softshrink", "hardshrink",
+                                  "log_sigmoid", "thresholded_relu", "glu", "swish", "mish",
+                                  "swiglu", "prelu", "rrelu", "maxout", "relu", "gelu",
+                                  "leaky_relu", "elu", "silu", "softplus", "softmax"])
+def test_integer_input_refused_naming_api(name):
+    # Paddle registers no integer kernels for these (RuntimeError there; TypeError here)
+    x = paddle.to_tensor(np.ones((1, 2, 2, 2), "int64"))
+    args = {"prelu": (paddle.to_tensor([0.25]),), "maxout": (2,)}.get(name, ())
+    with pytest.raises(TypeError, match=f"^{name}: x must be a floating point tensor"):
+        getattr(F, name)(x, *args)

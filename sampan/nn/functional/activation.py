@@ -37,9 +37,13 @@ def _float(api: str, arg: str, value) -> float:
     return float(value)
 
 
-def _check_tensor(api: str, x) -> None:
+def _check_float(api: str, x, arg: str = "x") -> None:
+    """Activations take float tensors only (Paddle registers no integer kernels)."""
     if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
-        raise TypeError(f"{api}: x must be a Tensor, got {type(x).__name__}")
+        raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
+    if getattr(x.dtype, "kind", "f") != "f":
+        raise TypeError(f"{api}: {arg} must be a floating point tensor (float16, bfloat16, "
+                        f"float32 or float64), got {x.dtype.name}")
 
 
 def relu(x, name=None):
@@ -60,7 +64,7 @@ def relu(x, name=None):
 
 def relu6(x, name=None):
     """out = min(max(x, 0), 6)."""
-    _check_tensor("relu6", x)
+    _check_float("relu6", x)
     return _T.clip(x, 0.0, 6.0)
 
 
@@ -88,7 +92,7 @@ def prelu(x, weight, data_format="NCHW", name=None):
     Returns:
         Tensor of x's shape and dtype.
     """
-    _check_tensor("prelu", x)
+    _check_float("prelu", x)
     if not isinstance(weight, Tensor) and not getattr(weight, "_is_variable", False):
         raise TypeError(f"prelu: weight must be a Tensor, got {type(weight).__name__}")
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
@@ -125,7 +129,7 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     Returns:
         Tensor of x's shape and dtype.
     """
-    _check_tensor("rrelu", x)
+    _check_float("rrelu", x)
     lower, upper = _float("rrelu", "lower", lower), _float("rrelu", "upper", upper)
     if not 0.0 <= lower <= 1.0:
         raise ValueError(f"rrelu: lower must be in [0, 1], got {lower}")
@@ -160,6 +164,7 @@ def selu(x, scale=1.0507009873554804934193349852946,
         scale (float): must be > 1. Default 1.0507...
         alpha (float): must be >= 0. Default 1.6732...
     """
+    _check_float("selu", x)
     scale, alpha = _float("selu", "scale", scale), _float("selu", "alpha", alpha)
     if scale <= 1.0:
         raise ValueError(f"selu: scale must be greater than 1.0, got {scale}")
@@ -175,6 +180,7 @@ def celu(x, alpha=1.0, name=None):
         x (Tensor): float input.
         alpha (float): must not be 0. Default 1.0.
     """
+    _check_float("celu", x)
     alpha = _float("celu", "alpha", alpha)
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
@@ -213,11 +219,13 @@ def silu(x, inplace=False, name=None):
 
 def swish(x, name=None):
     """out = x * sigmoid(x) (the same function as silu)."""
+    _check_float("swish", x)
     return dispatch(_SILU, (x,))
 
 
 def mish(x, name=None):
     """out = x * tanh(softplus(x))."""
+    _check_float("mish", x)
     return x * _T.tanh(dispatch(_SOFTPLUS, (x,)))
 
 
@@ -228,7 +236,7 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
         slope (float): Default 0.1666667.
         offset (float): Default 0.5.
     """
-    _check_tensor("hardsigmoid", x)
+    _check_float("hardsigmoid", x)
     slope = _float("hardsigmoid", "slope", slope)
     offset = _float("hardsigmoid", "offset", offset)
     return _T.clip(x * slope + offset, 0.0, 1.0)
@@ -236,7 +244,7 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
 
 def hardswish(x, name=None):
     """out = x * clip(x + 3, 0, 6) / 6."""
-    _check_tensor("hardswish", x)
+    _check_float("hardswish", x)
     return x * _T.clip(x + 3.0, 0.0, 6.0) / 6.0
 
 
@@ -247,13 +255,14 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):  # noqa: A002  (Paddle's argument
         min (float): Default -1.0.
         max (float): Default 1.0.
     """
-    _check_tensor("hardtanh", x)
+    _check_float("hardtanh", x)
     lo, hi = _float("hardtanh", "min", min), _float("hardtanh", "max", max)
     return _T.clip(x, lo, hi)
 
 
 def tanhshrink(x, name=None):
     """out = x - tanh(x)."""
+    _check_float("tanhshrink", x)
     return x - _T.tanh(x)
 
 
@@ -273,6 +282,7 @@ def softplus(x, beta=1, threshold=20, name=None):
 
 def softsign(x, name=None):
     """out = x / (1 + |x|)."""
+    _check_float("softsign", x)
     return x / (_T.abs(x) + 1.0)
 
 
@@ -282,7 +292,7 @@ def softshrink(x, threshold=0.5, name=None):
     Args:
         threshold (float): must be >= 0. Default 0.5.
     """
-    _check_tensor("softshrink", x)
+    _check_float("softshrink", x)
     t = _float("softshrink", "threshold", threshold)
     if t < 0:
         raise ValueError(f"softshrink: threshold must be no less than zero, got {t}")
@@ -295,13 +305,14 @@ def hardshrink(x, threshold=0.5, name=None):
     Args:
         threshold (float): Default 0.5.
     """
-    _check_tensor("hardshrink", x)
+    _check_float("hardshrink", x)
     t = _float("hardshrink", "threshold", threshold)
     return _T.where(_T.abs(x) > t, x, 0.0)
 
 
 def log_sigmoid(x, name=None):
     """out = log(sigmoid(x)) = -softplus(-x), computed without overflow."""
+    _check_float("log_sigmoid", x)
     return -dispatch(_SOFTPLUS, (-x,), {"beta": 1.0, "threshold": 20.0})
 
 
@@ -319,7 +330,7 @@ def swiglu(x, y=None, name=None):
     Returns:
         Tensor: same dtype as x.
     """
-    _check_tensor("swiglu", x)
+    _check_float("swiglu", x)
     if y is None:
         n = x.shape[-1]
         if n % 2:
@@ -327,7 +338,7 @@ def swiglu(x, y=None, name=None):
                              f"{list(x.shape)}")
         x, y = _T.split(x, 2, axis=-1)
     else:
-        _check_tensor("swiglu", y)
+        _check_float("swiglu", y, "y")
         if list(x.shape) != list(y.shape):
             raise ValueError(f"swiglu: x and y must have the same shape, got {list(x.shape)} "
                              f"and {list(y.shape)}")
@@ -394,7 +405,7 @@ def maxout(x, groups, axis=1, name=None):
     Returns:
         Tensor with channels / groups channels.
     """
-    _check_tensor("maxout", x)
+    _check_float("maxout", x)
     if x.ndim != 4:
         raise ValueError(f"maxout: x must be 4-D, got shape {x.shape}")
     if axis not in (1, -1, 3):
@@ -418,7 +429,7 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
         threshold (float): Default 1.0.
         value (float): Default 0.0.
     """
-    _check_tensor("thresholded_relu", x)
+    _check_float("thresholded_relu", x)
     t = _float("thresholded_relu", "threshold", threshold)
     v = _float("thresholded_relu", "value", value)
     return _T.where(x > t, x, v)
@@ -431,7 +442,7 @@ def glu(x, axis=-1, name=None):
         x (Tensor): float input whose size along axis is even.
         axis (int): Default -1.
     """
-    _check_tensor("glu", x)
+    _check_float("glu", x)
     axis = norm_axis("glu", _axis("glu", axis), x.ndim)
     if x.shape[axis] % 2:
         raise ValueError(f"glu: the size of x (shape {x.shape}) along axis {axis} must be "
@@ -451,7 +462,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
         hard (bool): one-hot output. Default False.
         axis (int): Default -1.
     """
-    _check_tensor("gumbel_softmax", x)
+    _check_float("gumbel_softmax", x)
     temperature = _float("gumbel_softmax", "temperature", temperature)
     if temperature <= 0:
         raise ValueError(f"gumbel_softmax: temperature must be positive, got {temperature}")
