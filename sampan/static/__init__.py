@@ -17,6 +17,7 @@ from .io import (deserialize_persistables, deserialize_program,  # noqa: F401
                  load_inference_model, normalize_program, save_inference_model,
                  serialize_persistables, serialize_program)
 from . import nn, passes  # noqa: F401
+from .control_flow import Print, case, cond, switch_case, while_loop  # noqa: F401
 
 
 def cpu_places(device_count=None) -> list:
@@ -35,4 +36,4 @@ __all__ = ["Program", "Variable", "Parameter", "Block", "Operator", "default_mai
            "scope_guard", "append_backward", "gradients", "cpu_places", "cuda_places",
            "CPUPlace", "CUDAPlace", "save_inference_model", "load_inference_model",
            "serialize_program", "deserialize_program", "serialize_persistables",
-           "deserialize_persistables", "normalize_program"]
+           "deserialize_persistables", "normalize_program", "Print"]

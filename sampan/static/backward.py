@@ -236,7 +236,7 @@ def _backprop_op(op, block, state: _GradState, req: set) -> None:
             setattr(ctx, slot, [block.var(n) for n in names])
         else:
             setattr(ctx, slot, block.var(names[0]) if names else None)
-    if len(out_names) == len(opdef.outputs):
+    if not opdef.outputs[0].startswith("*"):
         for name, n in zip(opdef.outputs, out_names):
             setattr(ctx, name, block.var(n))
     else:

@@ -31,6 +31,9 @@ def _available(program, block) -> set:
     if block.parent_idx >= 0:  # a sub-block sees everything its parent defined
         parent = program.blocks[block.parent_idx]
         names.update(n for op in parent.ops for n in op.output_arg_names)
+        # and its own variables no op of it writes: inputs bound by the control-flow op
+        written = {n for op in block.ops for n in op.output_arg_names}
+        names.update(n for n in block.vars if n not in written)
     return names
 
 

@@ -1,0 +1,217 @@
+"""Control-flow operators with sub-blocks: `cond`, `while_loop`; and `print` (static.Print).
+
+Sub-block protocol
+------------------
+A control-flow op's branches/bodies are Blocks 1..n of the same Program (each with a
+`parent_idx`), referenced from the op's attrs by index. Sub-blocks are *closed*: a block reads
+nothing from outside except its declared local input variables, which the op binds
+positionally to its own input slots (`*_inputs` attrs hold the local names, aligned with the
+op's inputs; `null` where a block does not use that input), and it hands back the local
+variables named in its `*_outputs` attr. Outer Variables a traced Python function captured
+(including parameters and constants) are discovered while tracing and become op inputs, so
+every value flowing into a sub-block is an explicit input of the op (DCE, renames and
+gradients need nothing special).
+
+An OpDef sets `runs_blocks = True` to receive, at run time only, the keyword `_run_block`
+(never stored in the Program): `_run_block(block_idx, feed: {local name: array},
+fetch: [local names]) -> [arrays]`. The static Executor provides it (block_runner in
+sampan/static/executor.py); nothing op-specific lives in the Executor. Output specs cannot be
+inferred from input specs alone, so the ops carry `out_shapes`/`out_dtypes` attrs (computed
+when the branches were traced) and `infer` returns them.
+
+Gradients (static append_backward/gradients only; in dynamic mode static.nn.cond/while_loop
+run plain Python, as in Paddle, so the tape sees the branch ops themselves): the vjps live in
+sampan/static/control_flow.py (they build new sub-blocks). cond's gradient is a `cond` over
+the branches' gradient blocks (each replays its branch and appends its backward). while_loop
+saves the loop variables at the start of every iteration (`save_states`: extra outputs, one
+stacked [n_iters, ...] array per loop variable) and its gradient is a `while_loop` that walks
+the recorded iterations backwards, replaying the body at each saved state.
+
+Imports only `ops.opdef`.
+"""
+from __future__ import annotations
+
+from .opdef import OpDef, TensorSpec, register
+
+
+def _no_runner(api: str):
+    raise RuntimeError(f"{api}: this operator runs sub-blocks of a static Program and can only "
+                       f"be executed by static.Executor (in dynamic mode static.nn.{api} runs "
+                       f"the Python functions directly)")
+
+
+def _truth(api: str, arr, what: str) -> bool:
+    if arr.size != 1:
+        raise ValueError(f"{api}: {what} must have exactly one element, got shape "
+                         f"{list(arr.shape)}")
+    return bool(arr.reshape(-1)[0])
+
+
+def _check_pred(api: str, spec: TensorSpec, what: str) -> None:
+    if spec.dtype.name != "bool":
+        raise TypeError(f"{api}: {what} must be a bool tensor, got {spec.dtype.name}")
+    n = 1
+    for d in spec.shape:
+        n = -1 if d < 0 or n < 0 else n * d
+    if n not in (1, -1):
+        raise ValueError(f"{api}: {what} must have exactly one element, got shape "
+                         f"{list(spec.shape)}")
+
+
+def _out_specs(api: str, attrs: dict) -> list:
+    shapes, dtypes = attrs["out_shapes"], attrs["out_dtypes"]
+    if len(shapes) != len(dtypes):
+        raise ValueError(f"{api}: out_shapes ({len(shapes)}) and out_dtypes ({len(dtypes)}) "
+                         f"differ in length")
+    return [TensorSpec(s, d) for s, d in zip(shapes, dtypes)]
+
+
+def _feed(names, values) -> dict:
+    return {n: v for n, v in zip(names, values) if n is not None}
+
+
+@register
+class Cond(OpDef):
+    """out = run(true_block if pred else false_block) on the inputs."""
+    name = "cond"
+    inputs = ("pred", "*ins")
+    outputs = ("*out",)
+    attrs = {"true_block": -1, "false_block": -1, "true_inputs": [], "false_inputs": [],
+             "true_outputs": [], "false_outputs": [], "out_shapes": [], "out_dtypes": []}
+    saves = ("pred", "ins")
+    runs_blocks = True
+
+    def infer(self, pred, ins, **attrs):
+        _check_pred("cond", pred, "pred")
+        for side in ("true", "false"):
+            if len(attrs[f"{side}_inputs"]) != len(ins):
+                raise ValueError(f"cond: {side}_inputs names {len(attrs[side + '_inputs'])} "
+                                 f"variables for {len(ins)} inputs")
+            if len(attrs[f"{side}_outputs"]) != len(attrs["out_shapes"]):
+                raise ValueError(f"cond: {side}_outputs names {len(attrs[side + '_outputs'])}"
+                                 f" variables for {len(attrs['out_shapes'])} outputs")
+        return tuple(_out_specs("cond", attrs))
+
+    def compute(self, xp, pred, ins, _run_block=None, **attrs):
+        if _run_block is None:
+            _no_runner("cond")
+        side = "true" if _truth("cond", pred, "pred") else "false"
+        outs = _run_block(attrs[f"{side}_block"], _feed(attrs[f"{side}_inputs"], ins),
+                          attrs[f"{side}_outputs"])
+        return tuple(outs)
+
+    def vjp(self, ctx, *grads):
+        from ..static.control_flow import cond_vjp
+        return cond_vjp(ctx, grads)
+
+
+@register
+class WhileLoop(OpDef):
+    """while run(cond_block)(x, c): x = run(body_block)(x, c); out = x (+ saved states)."""
+    name = "while_loop"
+    inputs = ("*x", "*c")
+    outputs = ("*out",)
+    attrs = {"cond_block": -1, "body_block": -1, "cond_inputs": [], "cond_output": "",
+             "body_inputs": [], "body_outputs": [], "out_shapes": [], "out_dtypes": [],
+             "save_states": False, "is_test": False}
+    saves = ("x", "c")  # the static backward also hands the vjp every output
+    runs_blocks = True
+
+    def infer(self, x, c, **attrs):
+        specs = _out_specs("while_loop", attrs)
+        if len(specs) != len(x):
+            raise ValueError(f"while_loop: {len(x)} loop variables but {len(specs)} output "
+                             f"specs")
+        for k, (s, o) in enumerate(zip(x, specs)):
+            if s.dtype is not o.dtype:
+                raise TypeError(f"while_loop: loop variable {k} is {s.dtype.name} but the "
+                                f"body returns {o.dtype.name}")
+        for key in ("cond_inputs", "body_inputs"):
+            if len(attrs[key]) != len(x) + len(c):
+                raise ValueError(f"while_loop: {key} names {len(attrs[key])} variables for "
+                                 f"{len(x) + len(c)} inputs")
+        if len(attrs["body_outputs"]) != len(x):
+            raise ValueError(f"while_loop: body_outputs names {len(attrs['body_outputs'])} "
+                             f"variables for {len(x)} loop variables")
+        if attrs["save_states"]:
+            specs = specs + [TensorSpec((-1,) + s.shape, s.dtype) for s in specs]
+        return tuple(specs)
+
+    def compute(self, xp, x, c, _run_block=None, **attrs):
+        if _run_block is None:
+            _no_runner("while_loop")
+        vals = list(x)
+        c = list(c)
+        save = attrs["save_states"] and not attrs["is_test"]
+        states = [[] for _ in vals]
+        cond_in, body_in = attrs["cond_inputs"], attrs["body_inputs"]
+        cond_out, body_out = [attrs["cond_output"]], attrs["body_outputs"]
+        while True:
+            pred = _run_block(attrs["cond_block"], _feed(cond_in, vals + c), cond_out)[0]
+            if not _truth("while_loop", pred, "the value returned by cond"):
+                break
+            if save:
+                for s, v in zip(states, vals):
+                    s.append(v)
+            vals = list(_run_block(attrs["body_block"], _feed(body_in, vals + c), body_out))
+        if not attrs["save_states"]:
+            return tuple(vals)
+        stacked = []
+        for k, (s, v) in enumerate(zip(states, vals)):
+            if not s:
+                stacked.append(xp.zeros((0,) + v.shape, v.dtype))
+                continue
+            if any(a.shape != s[0].shape for a in s):
+                raise ValueError(f"while_loop: loop variable {k} changes shape between "
+                                 f"iterations ({[list(a.shape) for a in s[:3]]}...); its "
+                                 f"gradient needs a fixed shape")
+            stacked.append(xp.stack(s))
+        return tuple(vals) + tuple(stacked)
+
+    def vjp(self, ctx, *grads):
+        from ..static.control_flow import while_vjp
+        return while_vjp(ctx, grads)
+
+
+@register
+class Print(OpDef):
+    """Identity that prints its input (static.Print); the gradient is printed too when
+    print_phase is 'backward' or 'both'."""
+    name = "print"
+    attrs = {"message": "", "summarize": 20, "var_name": "", "print_tensor_name": True,
+             "print_tensor_type": True, "print_tensor_shape": True, "print_phase": "both",
+             "is_backward": False}
+
+    def infer(self, x, **attrs):
+        if attrs["print_phase"] not in ("forward", "backward", "both"):
+            raise ValueError(f"print: print_phase must be 'forward', 'backward' or 'both', "
+                             f"got {attrs['print_phase']!r}")
+        return x
+
+    def compute(self, xp, x, **attrs):
+        phase = "backward" if attrs["is_backward"] else "forward"
+        if attrs["print_phase"] in (phase, "both"):
+            lines = []
+            if attrs["message"]:
+                lines.append(str(attrs["message"]))
+            if attrs["print_tensor_name"] and attrs["var_name"]:
+                lines.append(f"Variable: {attrs['var_name']}")
+            if attrs["print_tensor_type"]:
+                lines.append(f"  - dtype: {x.dtype}")
+            if attrs["print_tensor_shape"]:
+                lines.append(f"  - shape: {list(x.shape)}")
+            n = attrs["summarize"]
+            flat = x.reshape(-1)
+            shown = flat if n is None or n < 0 else flat[:n]
+            lines.append(f"  - data: [{' '.join(str(v) for v in shown.tolist())}]")
+            print("\n".join(lines), flush=True)
+        return x
+
+    def vjp(self, ctx, g):
+        from .dispatch import call
+        if ctx.print_phase == "forward":
+            return (g,)
+        attrs = {k: getattr(ctx, k) for k in Print.attrs}
+        attrs["is_backward"] = True
+        attrs["var_name"] = f"{attrs['var_name']}@GRAD" if attrs["var_name"] else ""
+        return (call("print", g, **attrs),)

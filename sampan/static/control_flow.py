@@ -1,0 +1,639 @@
+"""paddle.static.nn control flow: cond, while_loop, case, switch_case, Print; and the
+gradients of the `cond` / `while_loop` ops (see sampan/ops/control_flow.py for the op
+protocol: closed sub-blocks, positional binding of op inputs to block-local variables).
+
+Building: a Python function (branch, loop condition, loop body) is traced into a new
+sub-block (`_Sub`) under the builder; afterwards `_Sub.close` rewrites every reference to an
+outer variable (captured Variables, parameters, constants) into a block-local placeholder and
+records the outer Variable, which becomes an input of the op. In dynamic mode the functions
+simply run in Python (Paddle's behaviour), so eager autograd sees the branch's ops.
+
+Gradients: a branch/body is *replayed* (its ops copied with fresh names) into a gradient
+sub-block, where the ordinary static backward (`backward._backward`) appends its vjp ops;
+that block is closed like any traced one. cond's gradient is a `cond` over the two gradient
+blocks; while_loop's gradient is a `while_loop` that walks the saved iterations backwards.
+
+Imports `framework`, `ops` and `static`.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from ..framework.flags import STATE
+from ..framework.tensor import Tensor
+from ..ops import control_flow as _ops  # noqa: F401  (registers cond/while_loop/print)
+from ..ops.dispatch import call
+from ..ops.opdef import REGISTRY
+from .builder import append_op, build_into, current_block, to_variable
+from .program import default_main_program
+
+# re-exported by static.nn (paddle.static.nn.cond, ...); Print is paddle.static.Print
+__all__ = ["cond", "while_loop", "case", "switch_case"]
+
+
+def _is_var(v) -> bool:
+    return getattr(v, "_is_variable", False)
+
+
+# --- nested structures ------------------------------------------------------------------------
+
+def _flatten(value) -> tuple:
+    """Leaves (anything but list/tuple/dict/None) and a structure to rebuild from them."""
+    leaves = []
+
+    def walk(v):
+        if v is None:
+            return None
+        if isinstance(v, (list, tuple)):
+            return (type(v), [walk(x) for x in v])
+        if isinstance(v, dict):
+            return (dict, [(k, walk(v[k])) for k in v])
+        leaves.append(v)
+        return "*"
+    return leaves, walk(value)
+
+
+def _unflatten(struct, leaves):
+    it = iter(leaves)
+
+    def build(s):
+        if s is None:
+            return None
+        if s == "*":
+            return next(it)
+        kind, items = s
+        if kind is dict:
+            return {k: build(x) for k, x in items}
+        built = [build(x) for x in items]
+        return built if kind is list else kind(built)
+    return build(struct)
+
+
+def _same_structure(a, b) -> bool:
+    if a is None or b is None or a == "*" or b == "*":
+        return a == b
+    if a[0] is dict or b[0] is dict:
+        return (a[0] is b[0] and [k for k, _ in a[1]] == [k for k, _ in b[1]] and
+                all(_same_structure(x, y) for (_, x), (_, y) in zip(a[1], b[1])))
+    return len(a[1]) == len(b[1]) and all(_same_structure(x, y) for x, y in zip(a[1], b[1]))
+
+
+# --- sub-blocks under construction ----------------------------------------------------------------
+
+class _Sub:
+    """A closed sub-block being built: positional parameters, bound outer values, outputs."""
+
+    def __init__(self, program, parent_idx: int) -> None:
+        saved = program._current_block_idx
+        self.block = program._create_block(parent_idx)
+        program._current_block_idx = saved
+        self.program = program
+        self.args: list = []     # local names of positional parameters (loop variables)
+        self.bound: dict = {}    # outer name -> local name (explicit or captured)
+        self.outer: dict = {}    # outer name -> outer Variable
+        self.outputs: list = []  # local names handed back
+
+    def _local(self, like, hint: str, stop_gradient=None):
+        name = f"{hint}@b{self.block.idx}"
+        k = 0
+        while name in self.block.vars:
+            k += 1
+            name = f"{hint}@b{self.block.idx}_{k}"
+        sg = like.stop_gradient if stop_gradient is None else stop_gradient
+        return self.block.create_var(name, like._shape, like._dtype, stop_gradient=sg)
+
+    def arg(self, like, shape=None, stop_gradient=None):
+        """A positional parameter shaped like Variable `like` (or `shape`)."""
+        v = self._local(like, like.name.split("@")[0] + "@arg", stop_gradient)
+        if shape is not None:
+            v._shape = list(shape)
+        self.args.append(v.name)
+        return v
+
+    def bind(self, outer):
+        """The block-local placeholder of outer Variable `outer` (created once)."""
+        local = self.bound.get(outer.name)
+        if local is None:
+            local = self._local(outer, outer.name.split("@b")[0]).name
+            self.bound[outer.name] = local
+            self.outer[outer.name] = outer
+        return self.block.vars[local]
+
+    def trace(self, fn, *args):
+        with build_into(self.block):
+            return fn(*args)
+
+    def set_outputs(self, values, api: str) -> None:
+        """Hand back `values` (Variables, Tensors, numbers); outer ones are captured."""
+        names = []
+        for k, v in enumerate(values):
+            if _is_var(v):
+                if v.block.program is not self.program:
+                    raise ValueError(f"{api}: output {k} is Variable '{v.name}' of another "
+                                     f"Program")
+                names.append(v.name)   # captured by close()
+                continue
+            if not isinstance(v, (Tensor, np.ndarray, np.generic, bool, int, float, complex)):
+                raise TypeError(f"{api}: the function returned {type(v).__name__} (output "
+                                f"{k}); only Tensors, numbers, lists, tuples, dicts and None "
+                                f"are supported")
+            with build_into(self.block):
+                names.append(append_op(REGISTRY["assign"], (v,), {}).name)
+        self.outputs = names
+
+    def close(self, api: str) -> None:
+        """Rewrite references to outer variables into bound placeholders."""
+        block = self.block
+
+        def local(n):
+            if n in block.vars:
+                return n
+            outer = block._find_var(n)
+            if outer is None:
+                raise ValueError(f"{api}: variable {n!r} used in block {block.idx} is not "
+                                 f"visible there (defined in another branch or loop?)")
+            return self.bind(outer).name
+        for op in block.ops:
+            for slot, names in op.inputs.items():
+                if names:
+                    op.inputs[slot] = [local(n) for n in names]
+        self.outputs = [local(n) for n in self.outputs]
+        self.program._bump()
+
+    def out_var(self, k: int):
+        return self.block.vars[self.outputs[k]]
+
+
+def _merge_shape(api: str, what: str, a: list, b: list) -> list:
+    if len(a) != len(b):
+        raise ValueError(f"{api}: {what} has rank {len(a)} in one branch and {len(b)} in the "
+                         f"other (shapes {a} vs {b})")
+    return [x if x == y else -1 for x, y in zip(a, b)]
+
+
+def _union(subs) -> tuple:
+    """Ordered outer Variables bound by any of `subs`, and each sub's aligned local names."""
+    names = []
+    for s in subs:
+        names.extend(n for n in s.bound if n not in names)
+    outer = [next(s.outer[n] for s in subs if n in s.outer) for n in names]
+    return outer, [[s.bound.get(n) for n in names] for s in subs]
+
+
+def _append_cond(pred, tsub, fsub, api: str = "cond"):
+    ins, (t_in, f_in) = _union([tsub, fsub])
+    shapes, dtypes = [], []
+    for k in range(len(tsub.outputs)):
+        tv, fv = tsub.out_var(k), fsub.out_var(k)
+        if tv.dtype is not fv.dtype:
+            raise TypeError(f"{api}: output {k} is {tv.dtype.name} in true_fn but "
+                            f"{fv.dtype.name} in false_fn; both branches must return the same "
+                            f"dtypes")
+        shapes.append(_merge_shape(api, f"output {k}", tv.shape, fv.shape))
+        dtypes.append(tv.dtype.name)
+    attrs = {"true_block": tsub.block.idx, "false_block": fsub.block.idx,
+             "true_inputs": t_in, "false_inputs": f_in, "true_outputs": list(tsub.outputs),
+             "false_outputs": list(fsub.outputs), "out_shapes": shapes, "out_dtypes": dtypes}
+    outs = append_op(REGISTRY["cond"], (pred, ins), attrs, block=current_block())
+    return list(outs)
+
+
+def _append_while(inits, csub, bsub, shapes, save_states: bool, is_test: bool):
+    c, (c_in, b_in) = _union([csub, bsub])
+    attrs = {"cond_block": csub.block.idx, "body_block": bsub.block.idx,
+             "cond_inputs": csub.args + c_in, "cond_output": csub.outputs[0],
+             "body_inputs": bsub.args + b_in, "body_outputs": list(bsub.outputs),
+             "out_shapes": [list(s) for s in shapes],
+             "out_dtypes": [v.dtype.name for v in inits],
+             "save_states": bool(save_states), "is_test": bool(is_test)}
+    outs = list(append_op(REGISTRY["while_loop"], (list(inits), c), attrs,
+                          block=current_block()))
+    for s in outs[len(inits):]:
+        s.stop_gradient = True
+    return outs[:len(inits)], outs[len(inits):]
+
+
+# --- public API ------------------------------------------------------------------------------------
+
+def _check_callable(fn, what: str, api: str) -> None:
+    if fn is not None and not callable(fn):
+        raise TypeError(f"{api}: {what} must be callable, got {type(fn).__name__}")
+
+
+def _python_pred(pred, api: str) -> bool:
+    if isinstance(pred, Tensor):
+        if pred.size != 1:
+            raise ValueError(f"{api}: pred must have exactly one element, got shape "
+                             f"{pred.shape}")
+        return bool(pred.numpy().reshape(-1)[0])
+    if isinstance(pred, (bool, np.bool_)):
+        return bool(pred)
+    raise TypeError(f"{api}: pred must be a bool Tensor with one element, got "
+                    f"{type(pred).__name__}")
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
+    """Run `true_fn()` if `pred` else `false_fn()`.
+
+    In dynamic mode this is plain Python. In static mode (pred a Variable) both functions are
+    traced into sub-blocks and a `cond` op selects one at run time; both must return the same
+    nested structure of Tensors with the same dtypes (None for no output).
+
+    Args:
+        pred (Tensor): bool tensor with one element.
+        true_fn, false_fn (callable, optional): functions without arguments.
+        name (str, optional): unused.
+
+    Returns:
+        What the selected function returns (Variables in static mode).
+
+    Examples:
+        >>> import numpy as np
+        >>> import sampan as paddle
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main, paddle.static.Program()):
+        ...     x = paddle.static.data("x", [2], "float32")
+        ...     y = paddle.static.nn.cond(x.sum() > 0, lambda: x * 2.0, lambda: -x)
+        >>> exe = paddle.static.Executor()
+        >>> exe.run(main, feed={"x": np.array([1., -3.], "float32")}, fetch_list=[y])[0]
+        array([ 1., -3.], dtype=float32)
+    """
+    _check_callable(true_fn, "true_fn", "cond")
+    _check_callable(false_fn, "false_fn", "cond")
+    if not _is_var(pred):
+        fn = true_fn if _python_pred(pred, "cond") else false_fn
+        return None if fn is None else fn()
+    if pred.dtype.name != "bool":
+        raise TypeError(f"cond: pred must be a bool tensor, got {pred.dtype.name}")
+    if pred.size not in (1, -1):
+        raise ValueError(f"cond: pred must have exactly one element, got shape {pred.shape}")
+    program = pred.block.program
+    parent = program.current_block()
+    subs, structs = [], []
+    for fn in (true_fn, false_fn):
+        sub = _Sub(program, parent.idx)
+        leaves, struct = _flatten(sub.trace(fn) if fn is not None else None)
+        sub.set_outputs(leaves, "cond")
+        sub.close("cond")
+        subs.append(sub)
+        structs.append(struct)
+    if not _same_structure(*structs):
+        raise ValueError(f"cond: true_fn and false_fn must return the same structure; got "
+                         f"{_describe(structs[0])} and {_describe(structs[1])}")
+    return _unflatten(structs[0], _append_cond(pred, *subs))
+
+
+def _describe(struct) -> str:
+    if struct is None:
+        return "None"
+    if struct == "*":
+        return "Tensor"
+    kind, items = struct
+    if kind is dict:
+        return "{" + ", ".join(f"{k!r}: {_describe(x)}" for k, x in items) + "}"
+    inner = ", ".join(_describe(x) for x in items)
+    return f"[{inner}]" if kind is list else f"({inner})"
+
+
+def while_loop(cond, body, loop_vars, is_test=False, name=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)` is true.
+
+    In dynamic mode this is a Python loop. In static mode `cond` and `body` are traced into
+    sub-blocks of one `while_loop` op; loop variables keep their dtype (shapes may vary: a dim
+    that changes becomes -1). Gradients flow through the loop (the op saves every
+    iteration's loop variables when an input needs a gradient and is_test is False).
+
+    Args:
+        cond (callable): loop_vars -> bool Tensor with one element.
+        body (callable): loop_vars -> new loop_vars (same structure).
+        loop_vars (list|tuple): initial values.
+        is_test (bool): inference only (no iteration states saved).
+        name (str, optional): unused.
+
+    Returns:
+        list: the final loop variables.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> i = paddle.full([], 0, "int64")
+        >>> ten = paddle.full([], 10, "int64")
+        >>> out = paddle.static.nn.while_loop(lambda i: i < ten, lambda i: [i + 1], [i])
+        >>> int(out[0])
+        10
+    """
+    if not callable(cond):
+        raise TypeError(f"while_loop: cond must be callable, got {type(cond).__name__}")
+    if not callable(body):
+        raise TypeError(f"while_loop: body must be callable, got {type(body).__name__}")
+    if not isinstance(loop_vars, (list, tuple)):
+        raise TypeError(f"while_loop: loop_vars must be a list or tuple, got "
+                        f"{type(loop_vars).__name__}")
+    if len(loop_vars) == 0:
+        raise ValueError("while_loop: loop_vars must not be empty")
+    leaves, struct = _flatten(list(loop_vars))
+    if not STATE.static_mode and not any(_is_var(v) for v in leaves):
+        return _python_while(cond, body, list(loop_vars))
+    program = next((v.block.program for v in leaves if _is_var(v)), None) or \
+        default_main_program()
+    parent = program.current_block()
+    inits = [to_variable(parent, "while_loop", f"loop_vars[{k}]", v)
+             for k, v in enumerate(leaves)]
+    shapes = [v.shape for v in inits]
+    needs_grad = any(not v.stop_gradient for v in inits)
+    for attempt in range(8):
+        n_blocks = len(program.blocks)
+        csub = _Sub(program, parent.idx)
+        cargs = [csub.arg(v, s) for v, s in zip(inits, shapes)]
+        pred = csub.trace(cond, *_unflatten(struct, cargs))
+        if not _is_var(pred) or pred.dtype.name != "bool" or pred.size not in (1, -1):
+            raise TypeError(f"while_loop: cond must return a bool Tensor with one element, "
+                            f"got {_what(pred)}")
+        csub.set_outputs([pred], "while_loop")
+        csub.close("while_loop")
+        bsub = _Sub(program, parent.idx)
+        bargs = [bsub.arg(v, s) for v, s in zip(inits, shapes)]
+        out = bsub.trace(body, *_unflatten(struct, bargs))
+        if len(loop_vars) == 1 and not isinstance(out, (list, tuple)):
+            out = [out]
+        out_leaves, out_struct = _flatten(list(out) if isinstance(out, tuple) else out)
+        if not _same_structure(struct, out_struct):
+            raise ValueError(f"while_loop: body must return the same structure as loop_vars "
+                             f"({_describe(struct)}), got {_describe(out_struct)}")
+        bsub.set_outputs(out_leaves, "while_loop")
+        bsub.close("while_loop")
+        merged = []
+        for k, v in enumerate(inits):
+            ov = bsub.out_var(k)
+            if ov.dtype is not v.dtype:
+                raise TypeError(f"while_loop: loop variable {k} is {v.dtype.name} but body "
+                                f"returns {ov.dtype.name}; cast it in the body")
+            merged.append(_merge_shape("while_loop", f"loop variable {k}", shapes[k],
+                                       ov.shape))
+            needs_grad = needs_grad or not ov.stop_gradient
+        if merged == shapes:
+            break
+        if attempt == 7:
+            raise ValueError(f"while_loop: the loop variables' shapes do not settle "
+                             f"({shapes} vs {merged})")
+        shapes = merged  # a dim changes between iterations: trace again with -1 there
+        del program.blocks[n_blocks:]
+        program._bump()
+    c_needs = any(not v.stop_gradient for s in (csub, bsub) for v in s.outer.values())
+    save = (needs_grad or c_needs) and not is_test
+    finals, _ = _append_while(inits, csub, bsub, shapes, save, is_test)
+    return list(_unflatten(struct, finals))
+
+
+def _what(v) -> str:
+    if _is_var(v) or isinstance(v, Tensor):
+        return f"{v.dtype.name} tensor of shape {v.shape}"
+    return type(v).__name__
+
+
+def _python_while(cond, body, loop_vars: list) -> list:
+    while _python_pred(cond(*loop_vars), "while_loop"):
+        out = body(*loop_vars)
+        if not isinstance(out, (list, tuple)):
+            out = [out]
+        if len(out) != len(loop_vars):
+            raise ValueError(f"while_loop: body must return {len(loop_vars)} loop variables "
+                             f"(the length of loop_vars), got {len(out)}")
+        loop_vars = list(out)
+    return loop_vars
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """The fn of the first (pred, fn) pair whose pred is true, else `default()` (default
+    None: the last pair's fn). Built from nested `cond`s."""
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise TypeError(f"case: pred_fn_pairs must be a list or tuple, got "
+                        f"{type(pred_fn_pairs).__name__}")
+    if not pred_fn_pairs:
+        raise ValueError("case: pred_fn_pairs must not be empty")
+    for k, pair in enumerate(pred_fn_pairs):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"case: pred_fn_pairs[{k}] must be a (pred, fn) tuple, got "
+                            f"{pair!r}")
+        pred, fn = pair
+        if not (_is_var(pred) or isinstance(pred, Tensor)) or pred.dtype.name != "bool":
+            raise TypeError(f"case: the pred of pred_fn_pairs[{k}] must be a bool Tensor, "
+                            f"got {_what(pred)}")
+        _check_callable(fn, f"the fn of pred_fn_pairs[{k}]", "case")
+    pairs = list(pred_fn_pairs)
+    if default is None:
+        default = pairs.pop()[1]
+    else:
+        _check_callable(default, "default", "case")
+    return _chain(pairs, default)
+
+
+def _chain(pairs, default):
+    fn = default
+    for pred, true_fn in reversed(pairs):
+        fn = (lambda p, t, f: lambda: cond(p, t, f))(pred, true_fn, fn)
+    return fn()
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """The fn whose key equals `branch_index` (int tensor with one element), else `default()`
+    (default None: the fn with the largest key).
+
+    Args:
+        branch_index (Tensor): int32/int64/uint8 tensor with one element.
+        branch_fns (dict|list|tuple): {key: fn}, [(key, fn), ...] or [fn, ...] (keys 0..n-1).
+        default (callable, optional): the fallback.
+    """
+    if not (_is_var(branch_index) or isinstance(branch_index, Tensor)) or \
+            branch_index.dtype.name not in ("uint8", "int32", "int64"):
+        raise TypeError(f"switch_case: branch_index must be an int32, int64 or uint8 Tensor, "
+                        f"got {_what(branch_index)}")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError(f"switch_case: branch_fns must be a dict, list or tuple, got "
+                        f"{type(branch_fns).__name__}")
+    items = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if items and all(callable(f) for f in items):
+        items = list(enumerate(items))
+    keys = []
+    for pair in items:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"switch_case: each element of branch_fns must be a (key, fn) "
+                            f"tuple, got {pair!r}")
+        key, fn = pair
+        if not isinstance(key, int) or isinstance(key, bool):
+            raise TypeError(f"switch_case: keys of branch_fns must be int, got "
+                            f"{type(key).__name__}")
+        if key in keys:
+            raise ValueError(f"switch_case: the key {key} appears more than once in "
+                             f"branch_fns")
+        keys.append(key)
+        _check_callable(fn, f"the fn for key {key}", "switch_case")
+    if not items:
+        raise ValueError("switch_case: branch_fns must not be empty")
+    items.sort(key=lambda p: p[0])
+    if default is None:
+        default = items.pop()[1]
+    else:
+        _check_callable(default, "default", "switch_case")
+    if branch_index.dtype.name != "int64":
+        branch_index = branch_index.astype("int64")
+    pairs = [(branch_index == key, fn) for key, fn in items]
+    return _chain(pairs, default)
+
+
+def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
+          print_tensor_type=True, print_tensor_shape=True, print_tensor_lod=True,
+          print_phase="both"):
+    """Print `input` when the op runs (and its gradient in backward when print_phase is
+    'backward' or 'both'); returns a Tensor equal to `input`. first_n is accepted and
+    ignored (every run prints)."""
+    if print_phase not in ("forward", "backward", "both"):
+        raise ValueError(f"Print: print_phase must be 'forward', 'backward' or 'both', got "
+                         f"{print_phase!r}")
+    return call("print", input, message=message or "", summarize=int(summarize),
+                var_name=getattr(input, "name", None) or "",
+                print_tensor_name=bool(print_tensor_name),
+                print_tensor_type=bool(print_tensor_type),
+                print_tensor_shape=bool(print_tensor_shape), print_phase=print_phase,
+                is_backward=False)
+
+
+# --- gradients ------------------------------------------------------------------------------------
+
+def _replay(src, sub: _Sub, rename: dict) -> None:
+    """Copy `src`'s ops into `sub.block`; `rename` maps src names to sub names (filled in
+    with fresh names for every src op output)."""
+    dst = sub.block
+    for op in src.ops:
+        ins = {slot: [rename[n] for n in names] for slot, names in op.inputs.items()}
+        outs = {}
+        for key, names in op.outputs.items():
+            new = []
+            for n in names:
+                v = src.vars[n]
+                nv = sub._local(v, n.split("@b")[0] + "@r")
+                rename[n] = nv.name
+                new.append(nv.name)
+            outs[key] = new
+        dst.append_op(op.type, ins, outs, copy.deepcopy(op.attrs))
+
+
+def _grad_block(sub: _Sub, targets, seeds, wrt):
+    """Append to `sub` the gradients of sum(targets * seeds) w.r.t. `wrt` (zeros where no
+    path); returns them."""
+    from .backward import _backward
+    with build_into(sub.block):
+        grads = _backward(sub.block, targets, seeds, wrt, set()) if targets else [None] * len(wrt)
+        return [g if g is not None else call("full_like", v, fill_value=0.0, dtype=None)
+                for g, v in zip(grads, wrt)]
+
+
+def _prune(sub: _Sub) -> None:
+    """Drop replayed ops the gradient does not use (sub-blocks hold pure ops only)."""
+    needed = set(sub.outputs)
+    live = []
+    for op in reversed(sub.block.ops):
+        if any(n in needed for n in op.output_arg_names):
+            live.append(op)
+            needed.update(op.input_arg_names)
+    live.reverse()
+    dead = {n for op in sub.block.ops if op not in live for n in op.output_arg_names}
+    sub.block.ops = live
+    for n in dead:
+        sub.block.vars.pop(n, None)
+    sub.program._bump()
+
+
+def _float(v) -> bool:
+    return v.dtype.kind in "fc"
+
+
+def cond_vjp(ctx, grads):
+    """Gradient of a `cond` op: a `cond` over the branches' gradient blocks."""
+    pred, ins, outs = ctx.pred, list(ctx.ins), list(ctx.out)
+    needs = ctx.needs[1]
+    wrt = [i for i, v in enumerate(ins) if needs[i] and _float(v)]
+    result = [None] * len(ins)
+    if not wrt:
+        return None, result
+    gk = [k for k, o in enumerate(outs) if _float(o)]
+    program = pred.block.program
+    parent = program.current_block()
+    subs = []
+    for side in ("true", "false"):
+        src = program.block(ctx.attrs[f"{side}_block"])
+        sub = _Sub(program, parent.idx)
+        rename = {local: sub.bind(v).name
+                  for v, local in zip(ins, ctx.attrs[f"{side}_inputs"]) if local is not None}
+        _replay(src, sub, rename)
+        src_outs = ctx.attrs[f"{side}_outputs"]
+        targets = [sub.block.vars[rename[src_outs[k]]] for k in gk]
+        seeds = [sub.bind(grads[k]) for k in gk]
+        sub.set_outputs(_grad_block(sub, targets, seeds, [sub.bind(ins[i]) for i in wrt]),
+                        "cond")
+        sub.close("cond")
+        _prune(sub)
+        subs.append(sub)
+    for i, g in zip(wrt, _append_cond(pred, *subs, api="cond (gradient)")):
+        result[i] = g
+    return None, result
+
+
+def while_vjp(ctx, grads):
+    """Gradient of a `while_loop` op: a `while_loop` over the saved iterations in reverse,
+    replaying the body at each saved state and accumulating the captured inputs' grads."""
+    x, c, outs = list(ctx.x), list(ctx.c), list(ctx.out)
+    n = len(x)
+    states = outs[n:]
+    if not ctx.attrs["save_states"]:
+        raise RuntimeError("while_loop: a gradient is needed but the loop saved no iteration "
+                           "states (it was built with is_test=True or before any input "
+                           "needed a gradient)")
+    fx = [j for j in range(n) if _float(x[j])]
+    fc = [i for i, v in enumerate(c) if ctx.needs[1][i] and _float(v)]
+    gx = [None] * n
+    gc = [None] * len(c)
+    if not fx:
+        return gx, gc
+    program = x[0].block.program
+    parent = program.current_block()
+    k0 = call("shape", states[0])[0] - 1
+    inits = [k0] + [grads[j] for j in fx] + [call("full_like", c[i], fill_value=0.0,
+                                                  dtype=None) for i in fc]
+    shapes = [v.shape for v in inits]
+    csub = _Sub(program, parent.idx)
+    k = csub.arg(inits[0])
+    for v in inits[1:]:
+        csub.arg(v)
+    csub.set_outputs([csub.trace(lambda: k >= 0)], "while_loop")
+    csub.close("while_loop")
+    bsub = _Sub(program, parent.idx)
+    args = [bsub.arg(v, stop_gradient=True) for v in inits]
+    kb, g_x, g_c = args[0], args[1:1 + len(fx)], args[1 + len(fx):]
+    xk = [bsub.trace(lambda s: s[kb], bsub.bind(s)) for s in states]
+    rename = {}
+    body_in = ctx.attrs["body_inputs"]
+    for local, v in zip(body_in[:n], xk):
+        if local is not None:
+            rename[local] = v.name
+    for local, v in zip(body_in[n:], c):
+        if local is not None:
+            rename[local] = bsub.bind(v).name
+    _replay(program.block(ctx.attrs["body_block"]), bsub, rename)
+    body_out = ctx.attrs["body_outputs"]
+    targets = [bsub.block.vars[rename[body_out[j]]] for j in fx]
+    wrt = [xk[j] for j in fx] + [bsub.bind(c[i]) for i in fc]
+    step = _grad_block(bsub, targets, g_x, wrt)
+    with build_into(bsub.block):
+        new_c = [a + g for a, g in zip(g_c, step[len(fx):])]
+        new_k = kb - 1
+    bsub.set_outputs([new_k] + step[:len(fx)] + new_c, "while_loop")
+    bsub.close("while_loop")
+    _prune(bsub)
+    finals, _ = _append_while(inits, csub, bsub, shapes, False, True)
+    for j, g in zip(fx, finals[1:1 + len(fx)]):
+        gx[j] = g
+    for i, g in zip(fc, finals[1 + len(fx):]):
+        gc[i] = g
+    return gx, gc
