@@ -18,6 +18,8 @@ from .io import (deserialize_persistables, deserialize_program,  # noqa: F401
                  serialize_persistables, serialize_program)
 from . import nn, passes  # noqa: F401
 from .control_flow import Print, case, cond, switch_case, while_loop  # noqa: F401
+from .compiled import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
+from .checkpoint import load, load_program_state, save, set_program_state  # noqa: F401
 
 
 def cpu_places(device_count=None) -> list:
@@ -36,4 +38,6 @@ __all__ = ["Program", "Variable", "Parameter", "Block", "Operator", "default_mai
            "scope_guard", "append_backward", "gradients", "cpu_places", "cuda_places",
            "CPUPlace", "CUDAPlace", "save_inference_model", "load_inference_model",
            "serialize_program", "deserialize_program", "serialize_persistables",
-           "deserialize_persistables", "normalize_program", "Print"]
+           "deserialize_persistables", "normalize_program", "Print", "BuildStrategy",
+           "CompiledProgram", "ExecutionStrategy", "save", "load", "load_program_state",
+           "set_program_state"]

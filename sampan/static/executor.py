@@ -247,7 +247,8 @@ class Executor:
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False,
             return_merged=True, use_prune=False):
         program = default_main_program() if program is None else program
-        program = getattr(program, "_program", program)  # CompiledProgram
+        if hasattr(program, "_compiled_for"):  # CompiledProgram: its BuildStrategy's passes
+            program = program._compiled_for(fetch_list)
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, got "
                             f"{type(program).__name__}")
