@@ -85,8 +85,10 @@ def save(program, model_path, protocol: int = 4, **configs) -> None:
             (params if v.is_parameter else others)[v.name] = _value(program, v, scope, api)
     folder = os.path.dirname(os.path.abspath(base))
     os.makedirs(folder, exist_ok=True)
-    _save(params, base + ".pdparams", protocol=protocol)
-    _save(others, base + ".pdopt", protocol=protocol)
+    with warnings.catch_warnings():  # an empty dict is normal here (no optimizer yet)
+        warnings.simplefilter("ignore", UserWarning)
+        _save(params, base + ".pdparams", protocol=protocol)
+        _save(others, base + ".pdopt", protocol=protocol)
     with open(base + ".pdmodel", "w", encoding="utf-8") as f:
         json.dump(program_to_dict(program), f, indent=1, sort_keys=True)
 

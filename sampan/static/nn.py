@@ -35,10 +35,6 @@ def _F():
 def _activation(x, act: str | None, api: str = "fc"):
     if act is None:
         return x
-    if act == "relu":
-        return call("maximum", x, call("full_like", x, fill_value=0.0, dtype=None))
-    if act in ("tanh", "sigmoid", "exp"):
-        return call(act, x)
     fn = getattr(_F(), act, None)
     if fn is None:
         raise ValueError(f"{api}: unknown activation {act!r}")
