@@ -183,12 +183,14 @@ class Print(OpDef):
              "is_backward": False}
 
     def infer(self, x, **attrs):
+        attrs = {**self.attrs, **attrs}
         if attrs["print_phase"] not in ("forward", "backward", "both"):
             raise ValueError(f"print: print_phase must be 'forward', 'backward' or 'both', "
                              f"got {attrs['print_phase']!r}")
         return x
 
     def compute(self, xp, x, **attrs):
+        attrs = {**self.attrs, **attrs}
         phase = "backward" if attrs["is_backward"] else "forward"
         if attrs["print_phase"] in (phase, "both"):
             lines = []
@@ -209,9 +211,9 @@ class Print(OpDef):
 
     def vjp(self, ctx, g):
         from .dispatch import call
-        if ctx.print_phase == "forward":
+        attrs = {k: getattr(ctx, k, v) for k, v in Print.attrs.items()}
+        if attrs["print_phase"] == "forward":
             return (g,)
-        attrs = {k: getattr(ctx, k) for k in Print.attrs}
         attrs["is_backward"] = True
         attrs["var_name"] = f"{attrs['var_name']}@GRAD" if attrs["var_name"] else ""
         return (call("print", g, **attrs),)
