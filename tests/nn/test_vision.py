@@ -390,3 +390,11 @@ def test_shuffle_layer_reprs_and_errors():
         nn.ChannelShuffle(2, "NCL")
     with pytest.raises(ValueError, match="pixel_shuffle: x must be 4-D"):
         F.pixel_shuffle(paddle.ones([2, 4, 2]), 2)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic", "area"])
+def test_interpolating_modes_refuse_integer_input(mode):
+    x = paddle.to_tensor(np.ones((1, 1, 4, 4), "int64"))
+    with pytest.raises(TypeError, match=f"interpolate: mode '{mode}' needs a floating point x"):
+        F.interpolate(x, size=[2, 2], mode=mode)
+    assert F.interpolate(x, size=[2, 2], mode="nearest").dtype == paddle.int64

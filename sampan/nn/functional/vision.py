@@ -175,6 +175,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             (output size = floor(in * scale)). Exactly one of size and scale_factor.
         mode (str): 'nearest' (4/5-D), 'linear' (3-D), 'bilinear' (4-D), 'bicubic' (4-D),
             'trilinear' (5-D) or 'area' (3/4/5-D, adaptive average; needs size). Default 'nearest'.
+            Every mode but 'nearest' needs a float x (TypeError otherwise, as Paddle has no
+            integer kernels for them); 'nearest' takes any dtype (Paddle: float, int32, int64).
         align_corners (bool): map the corner pixels of input and output onto each other.
             Default False.
         align_mode (int): with align_corners=False, 0 samples at half-pixel centres
@@ -191,6 +193,11 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if not isinstance(mode, str) or mode.lower() not in _MODES:
         raise ValueError(f"{api}: mode must be one of {list(_MODES)}, got {mode!r}")
     mode = mode.lower()
+    if mode != "nearest" and getattr(x.dtype, "kind", "f") != "f":
+        # Paddle registers only float kernels for the interpolating modes (nearest also
+        # takes integers; here it takes any dtype, as it only moves values)
+        raise TypeError(f"{api}: mode {mode!r} needs a floating point x, got "
+                        f"{x.dtype.name}")
     ndim = x.ndim
     if ndim not in _MODES[mode]:
         raise ValueError(f"{api}: mode {mode!r} needs a {' or '.join(map(str, _MODES[mode]))}"
