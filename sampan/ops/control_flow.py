@@ -82,6 +82,7 @@ class Cond(OpDef):
     runs_blocks = True
 
     def infer(self, pred, ins, **attrs):
+        attrs = {**self.attrs, **attrs}
         _check_pred("cond", pred, "pred")
         for side in ("true", "false"):
             if len(attrs[f"{side}_inputs"]) != len(ins):
@@ -118,6 +119,7 @@ class WhileLoop(OpDef):
     runs_blocks = True
 
     def infer(self, x, c, **attrs):
+        attrs = {**self.attrs, **attrs}
         specs = _out_specs("while_loop", attrs)
         if len(specs) != len(x):
             raise ValueError(f"while_loop: {len(x)} loop variables but {len(specs)} output "
