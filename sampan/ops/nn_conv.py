@@ -1,10 +1,13 @@
 """Convolution operators (conv1d/2d/3d and transposed) and im2col/fold.
 
-One N-d kernel serves every rank: im2col through a strided window view copied once, then a
-batched BLAS matmul; the transposed convolution is a matmul followed by col2im (strided adds
-over the kernel or the input positions, whichever are fewer). Attrs are canonical: stride and
-dilation have one int per spatial dim, padding two (before, after) per spatial dim; negative
-padding crops (used by the vjp rules only). Imports only `framework` and sibling op modules.
+One N-d kernel serves every rank: stride-1 ungrouped convolutions with enough channels are
+sums of shifted GEMMs over the flattened padded input (no im2col copy); the others im2col
+through a strided window view copied once, then a batched BLAS matmul. The weight gradient
+is its own bilinear op (_conv_weight_corr) with the same two strategies. The transposed
+convolution is a matmul followed by col2im (strided adds over the kernel or the input
+positions, whichever are fewer), or at stride 1 a convolution with the flipped kernel.
+Attrs are canonical: stride and dilation have one int per spatial dim, padding two (before,
+after) per spatial dim; negative padding crops (used by the vjp rules only). Imports only `framework` and sibling op modules.
 """
 from __future__ import annotations
 
@@ -155,12 +158,153 @@ def _multi_range(dims):
             yield (i,) + rest
 
 
+# --- stride-1 convolutions as shifted GEMMs ----------------------------------------------------
+# With the padded spatial dims flattened (row-major, a zero tail appended), the window offset
+# k of a stride-1 convolution is a constant shift of the flat index: the input rows that
+# offset k needs are one contiguous slice buf[:, :, off_k : off_k + L]. So the convolution is
+# a sum over offsets of plain GEMMs on slices (no im2col copy); positions computed in the
+# padding columns of the flat layout are cropped at the end. The GEMM depth is C; for few
+# channels the shifts of the last kernel dim are stacked first (depth C * k_last).
+
+_SHIFT_DEPTH = 16  # below this GEMM depth (channels) per-offset GEMMs lose to im2col
+
+
+def shift_mode(c: int, kernel, stride, groups: int) -> str:
+    """'shift' (one GEMM per kernel offset), 'stack' (the last kernel dim stacked into the
+    GEMM depth) or 'im2col' for a convolution over c input channels."""
+    if groups != 1 or any(s != 1 for s in stride) or not kernel:
+        return "im2col"
+    if c >= _SHIFT_DEPTH:
+        return "shift"
+    if c * kernel[-1] >= 24 and math.prod(kernel) > kernel[-1]:
+        return "stack"
+    return "im2col"
+
+
+class _FlatGeometry:
+    """Offsets and lengths of a stride-1 window layout over padded spatial dims."""
+
+    def __init__(self, padded, kernel, dilation):
+        nd = len(padded)
+        self.padded = list(padded)
+        self.steps = [math.prod(padded[i + 1:]) for i in range(nd)]
+        self.out_len = [p - d * (k - 1) for p, k, d in zip(padded, kernel, dilation)]
+        self.tail = sum((k - 1) * d * st for k, d, st in
+                        zip(kernel[1:], dilation[1:], self.steps[1:]))
+        self.total = math.prod(padded) + self.tail
+        self.length = self.out_len[0] * self.steps[0]  # flat positions computed per offset
+
+    def offsets(self, kernel, dilation):
+        return [sum(kk * d * st for kk, d, st in zip(k, dilation, self.steps))
+                for k in _multi_range(kernel)]
+
+    def crop(self, xp, flat):
+        """(A, B, length) flat results -> contiguous (A, B, *out_len)."""
+        full = flat.reshape(tuple(flat.shape[:2]) + (self.out_len[0],) + tuple(self.padded[1:]))
+        if self.out_len[1:] == self.padded[1:]:
+            return full
+        return xp.ascontiguousarray(full[(Ellipsis,) + tuple(slice(0, o)
+                                                             for o in self.out_len[1:])])
+
+    def embed(self, xp, y):
+        """(A, B, *out_len) -> (A, B, length) zero-filled at the padding columns."""
+        a, b = y.shape[:2]
+        if self.out_len[1:] == self.padded[1:]:
+            return y.reshape(a, b, self.length)
+        buf = xp.zeros((a, b, self.out_len[0]) + tuple(self.padded[1:]), y.dtype)
+        buf[(Ellipsis,) + tuple(slice(0, o) for o in self.out_len[1:])] = y
+        return buf.reshape(a, b, self.length)
+
+
+def _flat_padded(xp, x, pads, kernel, dilation):
+    """x zero-padded by pads (>= 0 after cropping negative ones) and flattened with the tail:
+    (N, C, total) and its geometry."""
+    crop = [min(p, 0) for p in pads]
+    if any(crop):
+        x = pad_spatial(xp, x, crop)
+    pos = [max(p, 0) for p in pads]
+    padded = [m + b + a for m, (b, a) in zip(x.shape[2:], _pairs(pos))]
+    geo = _FlatGeometry(padded, kernel, dilation)
+    n, c = x.shape[:2]
+    buf = xp.zeros((n, c, geo.total), x.dtype)
+    inner = tuple(slice(b, b + m) for (b, _), m in zip(_pairs(pos), x.shape[2:]))
+    view = buf[:, :, :math.prod(padded)].reshape((n, c) + tuple(padded))
+    view[(Ellipsis,) + inner] = x
+    return buf, geo
+
+
+def _stacked(xp, buf, geo, k_last, d_last):
+    """Copies of buf shifted by the last kernel dim's offsets: (N, k_last * C, total')."""
+    n, c, total = buf.shape
+    span = total - (k_last - 1) * d_last
+    cols = xp.empty((n, k_last, c, span), buf.dtype)
+    for j in range(k_last):
+        cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
+    return cols.reshape(n, k_last * c, span)
+
+
+def shift_conv_array(xp, x, w, pads, dilation, mode):
+    """Channels-first stride-1 convolution of x (N, C, *S) with w (O, C, *K), groups 1."""
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    kernel = tuple(w.shape[2:])
+    buf, geo = _flat_padded(xp, x, pads, kernel, dilation)
+    if mode == "stack":
+        rest = kernel[:-1]
+        src = _stacked(xp, buf, geo, kernel[-1], dilation[-1])
+        mats = xp.transpose(w.reshape(o, c, math.prod(rest), kernel[-1]), (2, 0, 3, 1))
+        mats = xp.ascontiguousarray(mats).reshape(-1, o, kernel[-1] * c)
+        offsets = geo.offsets(rest, dilation[:-1])
+    else:
+        src = buf
+        mats = xp.ascontiguousarray(xp.transpose(w.reshape(o, c, -1), (2, 0, 1)))
+        offsets = geo.offsets(kernel, dilation)
+    out = tmp = None
+    for mat, off in zip(mats, offsets):
+        part = src[:, :, off:off + geo.length]
+        if out is None:
+            out = xp.matmul(mat, part)
+            tmp = xp.empty_like(out)
+        else:
+            xp.matmul(mat, part, out=tmp)
+            out += tmp
+    return geo.crop(xp, out)
+
+
+def shift_weight_array(xp, x, g, kernel, pads, dilation, mode):
+    """sum over n and positions of g (N, O, *out) times the windows of x (N, C, *S) at each
+    kernel offset: (O, C, *kernel), for stride 1 and groups 1 (the weight gradient)."""
+    n, c = x.shape[:2]
+    o = g.shape[1]
+    kernel = tuple(kernel)
+    buf, geo = _flat_padded(xp, x, pads, kernel, dilation)
+    gflat = geo.embed(xp, g)
+    if mode == "stack":
+        rest, kl = kernel[:-1], kernel[-1]
+        src = _stacked(xp, buf, geo, kl, dilation[-1])
+        offsets = geo.offsets(rest, dilation[:-1])
+    else:
+        rest, kl = kernel, 1
+        src = buf
+        offsets = geo.offsets(kernel, dilation)
+    res = xp.empty((len(offsets), o, kl * c), x.dtype)
+    for r, off in enumerate(offsets):
+        part = xp.swapaxes(src[:, :, off:off + geo.length], 1, 2)
+        xp.sum(xp.matmul(gflat, part), axis=0, out=res[r])
+    # res[r, o, (j, c)] -> (O, C, *rest, kl)
+    res = res.reshape((math.prod(rest), o, kl, c))
+    return xp.ascontiguousarray(xp.transpose(res, (1, 3, 0, 2))).reshape((o, c) + kernel)
+
+
 def conv_array(xp, x, w, stride, pads, dilation, groups):
     """Channels-first N-d convolution (cross-correlation) of x (N, C, *S) with w (O, C/g, *K)."""
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
     kernel = w.shape[2:]
     kp = math.prod(kernel)
+    mode = shift_mode(c, kernel, stride, groups)
+    if mode != "im2col" and x.size and w.size:
+        return shift_conv_array(xp, x, w, pads, dilation, mode)
     if cg == 1 and o == groups and c == groups:  # depthwise: multiply-adds over the kernel
         xpad = pad_spatial(xp, x, pads)
         out_len = [conv_out_len(m, k, s, 0, 0, d)
@@ -247,8 +391,8 @@ def _fit_pads(size, out, kernel, stride, pads, dilation) -> list:
 
 
 def weight_grad(x_cf, g_cf, kernel, stride, pads, dilation, groups):
-    """sum over batch and positions of g (N, A, P) times im2col(x) (N, B*K, P): (G, A/G, B/G*K)
-    as ops; x_cf/g_cf channels-first Tensors whose im2col positions match g's."""
+    """sum over batch and positions of g (N, A, P) times im2col(x) (N, B*K, P) as ops:
+    (A, B/G, *kernel); x_cf/g_cf channels-first Tensors whose im2col positions match g's."""
     a = g_cf.shape[1]
     cols = call("im2col", x_cf, kernel_sizes=list(kernel), strides=list(stride),
                 paddings=list(pads), dilations=list(dilation))
@@ -256,7 +400,24 @@ def weight_grad(x_cf, g_cf, kernel, stride, pads, dilation, groups):
     g3 = call("reshape", g_cf, shape=[-1, groups, a // groups, p])
     c3 = call("reshape", cols, shape=[-1, groups, cols.shape[1] // groups, p])
     prod = call("matmul", g3, c3, transpose_x=False, transpose_y=True)
-    return call("sum", prod, axis=[0], keepdim=False, dtype=None)
+    gw = call("sum", prod, axis=[0], keepdim=False, dtype=None)
+    return call("reshape", gw, shape=[a, x_cf.shape[1] // groups] + list(kernel))
+
+
+def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
+    """The kernel of _conv_weight_corr: (A, C/G, *kernel) from x (N, C, *S), g (N, A, *out)."""
+    mode = shift_mode(x.shape[1], kernel, stride, groups)
+    if mode != "im2col" and x.size and g.size:
+        return shift_weight_array(xp, x, g, kernel, pads, dilation, mode)
+    n, c = x.shape[:2]
+    a = g.shape[1]
+    kp = math.prod(kernel)
+    cols = im2col_array(xp, x, kernel, stride, pads, dilation)
+    p = math.prod(g.shape[2:])
+    g3 = g.reshape(n, groups, a // groups, p)
+    c3 = cols.reshape(n, groups, c // groups * kp, p)
+    out = xp.matmul(g3, xp.swapaxes(c3, -1, -2)).sum(axis=0)
+    return out.reshape((a, c // groups) + tuple(kernel))
 
 
 # --- convolution ops ---------------------------------------------------------------------------
@@ -360,8 +521,8 @@ class _Conv(_ConvBase):
             x_cf, g_cf = _cf(x, a.data_format), _cf(g, a.data_format)
             pads = _fit_pads(x_cf.shape[2:], g_cf.shape[2:], w.shape[2:], a.stride,
                              a.padding, a.dilation)
-            gw = call("reshape", weight_grad(x_cf, g_cf, w.shape[2:], a.stride, pads,
-                                             a.dilation, a.groups), shape=list(w.shape))
+            gw = call("_conv_weight_corr", x_cf, g_cf, kernel_size=list(w.shape[2:]),
+                      stride=a.stride, padding=pads, dilation=a.dilation, groups=a.groups)
         if len(ctx.needs) > 2 and ctx.needs[2]:
             gb = _bias_grad(g, a.data_format)
         return gx, gw, gb
@@ -443,10 +604,9 @@ class _ConvTranspose(_ConvBase):
                       padding=pads, dilation=a.dilation, groups=a.groups,
                       data_format=a.data_format)
         if ctx.needs[1]:
-            gw = call("reshape", weight_grad(g_cf, _cf(x, a.data_format), w.shape[2:],
-                                             a.stride, pads, a.dilation, a.groups),
-                      shape=[a.groups, w.shape[0] // a.groups, -1])
-            gw = call("reshape", gw, shape=list(w.shape))
+            gw = call("_conv_weight_corr", g_cf, _cf(x, a.data_format),
+                      kernel_size=list(w.shape[2:]), stride=a.stride, padding=pads,
+                      dilation=a.dilation, groups=a.groups)
         if len(ctx.needs) > 2 and ctx.needs[2]:
             gb = _bias_grad(g, a.data_format)
         return gx, gw, gb
@@ -475,6 +635,76 @@ class Conv3DTranspose(_ConvTranspose):
     formats = ("NCDHW", "NDHWC")
     attrs = {"stride": [1, 1, 1], "padding": [0] * 6, "output_padding": [0, 0, 0],
              "dilation": [1, 1, 1], "groups": 1, "data_format": "NCDHW", "output_size": None}
+
+
+_CF_FORMATS = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
+
+
+@register
+class ConvWeightCorr(OpDef):
+    """Weight-shaped correlation of a channels-first input x [N, C, *S] with a cotangent
+    dout [N, A, *out] of conv(x, w): out[a, c, k] = sum over n and output positions q of
+    dout[n, g*A/G + a', q] * x_padded[n, g*C/G + c, q * stride + k * dilation] (grouped like
+    the convolution); i.e. the gradient of conv(x, w) with respect to w. dout's spatial size
+    must equal the convolution's output size for these attrs (padding may be negative).
+    Stride-1 ungrouped cases run as shifted GEMMs, the others as im2col + matmul.
+
+    Gradients (it is bilinear): x via conv_transpose(dout, cotangent), dout via
+    conv(x, cotangent).
+    """
+
+    name = "_conv_weight_corr"
+    inputs = ("x", "dout")
+    attrs = {"kernel_size": None, "stride": None, "padding": None, "dilation": None,
+             "groups": 1}
+    check = True
+
+    def infer(self, x, dout, kernel_size=None, stride=None, padding=None, dilation=None,
+              groups=1):
+        api = self.name
+        nd = x.ndim - 2
+        if nd not in (1, 2, 3) or dout.ndim != x.ndim:
+            raise ValueError(f"{api}: x and dout must both be 3-D, 4-D or 5-D, got shapes "
+                             f"{list(x.shape)} and {list(dout.shape)}")
+        _check_float(api, ("x", x), ("dout", dout))
+        for arg, v, n in (("kernel_size", kernel_size, nd), ("stride", stride, nd),
+                          ("padding", padding, 2 * nd), ("dilation", dilation, nd)):
+            if v is None or len(v) != n:
+                raise ValueError(f"{api}: {arg} must have {n} entries, got {v}")
+        c, a = x.shape[1], dout.shape[1]
+        for arg, v in (("x channels", c), ("dout channels", a)):
+            if v != -1 and v % groups:
+                raise ValueError(f"{api}: {arg} ({v}) must be divisible by groups ({groups})")
+        for i, (m, o) in enumerate(zip(x.shape[2:], dout.shape[2:])):
+            want = conv_out_len(m, kernel_size[i], stride[i], padding[2 * i],
+                                padding[2 * i + 1], dilation[i])
+            if -1 not in (m, o) and want != o:
+                raise ValueError(f"{api}: dout spatial shape {list(dout.shape[2:])} does not "
+                                 f"match the convolution output size of x {list(x.shape)} "
+                                 f"(dim {i}: {want})")
+        return TensorSpec((a, -1 if c == -1 else c // groups) + tuple(kernel_size), x.dtype)
+
+    def compute(self, xp, x, dout, kernel_size=None, stride=None, padding=None, dilation=None,
+                groups=1):
+        return weight_corr_array(xp, x, dout, kernel_size, stride, padding, dilation, groups)
+
+    def vjp(self, ctx, h):
+        nd = len(ctx.kernel_size)
+        fmt = _CF_FORMATS[nd]
+        gx = gd = None
+        if ctx.needs[0]:
+            gx = call(f"conv{nd}d_transpose", ctx.dout, h, None, stride=ctx.stride,
+                      padding=ctx.padding, output_padding=[0] * nd, dilation=ctx.dilation,
+                      groups=ctx.groups, data_format=fmt, output_size=list(ctx.x.shape[2:]))
+        if ctx.needs[1]:
+            gd = call(f"conv{nd}d", ctx.x, h, None, stride=ctx.stride, padding=ctx.padding,
+                      dilation=ctx.dilation, groups=ctx.groups, data_format=fmt)
+        return gx, gd
+
+    @staticmethod
+    def decompose(x, dout, kernel_size=None, stride=None, padding=None, dilation=None,
+                  groups=1):
+        return weight_grad(x, dout, kernel_size, stride, padding, dilation, groups)
 
 
 # --- im2col / fold ---------------------------------------------------------------------------

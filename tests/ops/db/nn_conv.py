@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 
 import sampan.nn.functional as F
+from sampan.ops.dispatch import call
 from tests.ops.op_db import OpEntry, Sample
 
 _CL = ("NLC", "NHWC", "NDHWC")
@@ -125,6 +126,38 @@ def ref_fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1):
     return buf[:, :, pairs[0][0]:pairs[0][0] + size[0], pairs[1][0]:pairs[1][0] + size[1]]
 
 
+def _corr_attrs(nd, stride, padding, dilation):
+    return (list(stride or [1] * nd), list(padding or [0] * (2 * nd)),
+            list(dilation or [1] * nd))
+
+
+def weight_corr(x, dout, kernel_size, stride=None, padding=None, dilation=None, groups=1):
+    stride, padding, dilation = _corr_attrs(x.ndim - 2, stride, padding, dilation)
+    return call("_conv_weight_corr", x, dout, kernel_size=list(kernel_size), stride=stride,
+                padding=padding, dilation=dilation, groups=groups)
+
+
+def ref_weight_corr(x, dout, kernel_size, stride=None, padding=None, dilation=None, groups=1):
+    nd = x.ndim - 2
+    stride, padding, dilation = _corr_attrs(nd, stride, padding, dilation)
+    x = x[(slice(None), slice(None)) + tuple(
+        slice(max(-padding[2 * i], 0), x.shape[2 + i] - max(-padding[2 * i + 1], 0))
+        for i in range(nd))]
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(max(padding[2 * i], 0), max(padding[2 * i + 1], 0))
+                                       for i in range(nd)])
+    a, c = dout.shape[1], x.shape[1]
+    ag, cg = a // groups, c // groups
+    out = np.zeros((a, cg, *kernel_size), x.dtype)
+    axes = [0] + list(range(2, nd + 2))
+    for g in range(groups):
+        for k in itertools.product(*[range(e) for e in kernel_size]):
+            patch = xp[:, g * cg:(g + 1) * cg][(Ellipsis,) + _slices(k, stride, dilation,
+                                                                      dout.shape[2:])]
+            out[(slice(g * ag, (g + 1) * ag), slice(None)) + k] = np.tensordot(
+                dout[:, g * ag:(g + 1) * ag], patch, axes=(axes, axes))
+    return out
+
+
 def _r(rng, dtype):
     def r(*shape):
         return rng.uniform(-1, 1, shape).astype(dtype)
@@ -143,7 +176,11 @@ def _conv2d_samples(rng, dtype):
                                                    "data_format": "NHWC"}, name="same-nhwc"),
             Sample((r(2, 2, 3, 4).transpose(0, 1, 3, 2), r(2, 2, 2, 2)),
                    {"padding": [[0, 0], [0, 0], [1, 0], [0, 1]]}, name="non-contiguous-pairs"),
-            Sample((r(0, 2, 4, 4), r(3, 2, 3, 3), r(3)), {"padding": "VALID"}, name="empty")]
+            Sample((r(0, 2, 4, 4), r(3, 2, 3, 3), r(3)), {"padding": "VALID"}, name="empty"),
+            Sample((r(1, 16, 3, 3), r(2, 16, 2, 2), r(2)), {"padding": [1, 0, 0, 1]},
+                   name="shifted-gemms"),
+            Sample((r(1, 6, 3, 4), r(2, 6, 2, 4)), {"padding": [0, 0, 1, 2],
+                                                   "dilation": [2, 1]}, name="stacked-shifts")]
 
 
 def _conv1d_samples(rng, dtype):
@@ -151,7 +188,9 @@ def _conv1d_samples(rng, dtype):
     return [Sample((r(2, 2, 6), r(3, 2, 3), r(3)), {"stride": 2, "padding": [1, 2]},
                    name="basic"),
             Sample((r(1, 5, 4), r(4, 2, 2)), {"dilation": 2, "groups": 2, "padding": 1,
-                                              "data_format": "NLC"}, name="nlc-groups")]
+                                              "data_format": "NLC"}, name="nlc-groups"),
+            Sample((r(1, 4, 16), r(2, 16, 3)), {"dilation": 2, "padding": [2, 1],
+                                               "data_format": "NLC"}, name="nlc-shifted")]
 
 
 def _conv3d_samples(rng, dtype):
@@ -159,7 +198,12 @@ def _conv3d_samples(rng, dtype):
     return [Sample((r(1, 2, 3, 3, 2), r(2, 2, 2, 2, 1), r(2)), {"padding": [1, 0, 0]},
                    name="basic"),
             Sample((r(1, 3, 2, 3, 2), r(2, 2, 1, 2, 2)), {"stride": 2, "padding": 1,
-                                                        "data_format": "NDHWC"}, name="ndhwc")]
+                                                        "data_format": "NDHWC"}, name="ndhwc"),
+            Sample((r(1, 16, 2, 3, 2), r(1, 16, 2, 2, 1)), {"padding": [0, 0, 1, 0, 0, 1]},
+                   name="shifted-gemms"),
+            Sample((r(1, 2, 3, 2, 6), r(1, 6, 2, 1, 2)), {"padding": [1, 0, 0, 1, 1, 0],
+                                                        "data_format": "NDHWC"},
+                   name="stacked-ndhwc")]
 
 
 def _conv2d_t_samples(rng, dtype):
@@ -175,7 +219,9 @@ def _conv2d_t_samples(rng, dtype):
                                                    "output_size": [4, 4],
                                                    "data_format": "NHWC"},
                    name="output-size-nhwc"),
-            Sample((r(0, 2, 3, 3), r(2, 2, 2, 2)), name="empty")]
+            Sample((r(0, 2, 3, 3), r(2, 2, 2, 2)), name="empty"),
+            Sample((r(1, 16, 2, 2), r(16, 16, 1, 2)), {"padding": [0, 0, 1, 0]},
+                   name="flipped-shifted")]
 
 
 def _conv1d_t_samples(rng, dtype):
@@ -212,6 +258,23 @@ def _fold_samples(rng, dtype):
                                             "dilations": [1, 2]}, name="pads-dilation")]
 
 
+def _weight_corr_samples(rng, dtype):
+    r = _r(rng, dtype)
+    return [Sample((r(1, 16, 3, 3), r(1, 2, 3, 2), [2, 2]), {"padding": [1, 0, 0, 0]},
+                   name="shifted-gemms"),
+            Sample((r(1, 6, 3, 5), r(1, 2, 3, 3), [2, 4]), {"padding": [0, 1, 1, 0]},
+                   name="stacked-shifts"),
+            Sample((r(1, 4, 5, 4), r(1, 2, 2, 5), [3, 2]), {"stride": [2, 1], "groups": 2,
+                                                           "padding": [1, 0, 2, 1],
+                                                           "dilation": [1, 2]},
+                   name="im2col-groups"),
+            Sample((r(2, 16, 5), r(2, 3, 3), [3]), {"padding": [1, -1], "dilation": [1]},
+                   name="1d-negative-pad"),
+            Sample((r(1, 16, 2, 3, 2), r(1, 1, 1, 3, 2), [2, 2, 1]),
+                   {"padding": [0, 0, 1, 0, 0, 0]}, name="3d"),
+            Sample((r(0, 16, 3, 3), r(0, 2, 2, 2), [2, 2]), name="empty")]
+
+
 def _entry(op, fn, ref, samples, **kw):
     return OpEntry(op, fn, ref, samples, tol=10.0, **kw)
 
@@ -225,4 +288,5 @@ ENTRIES = [
     _entry("conv3d_transpose", F.conv3d_transpose, ref_conv_transpose, _conv3d_t_samples),
     _entry("im2col", F.unfold, ref_unfold, _unfold_samples),
     _entry("fold", F.fold, ref_fold, _fold_samples),
+    _entry("_conv_weight_corr", weight_corr, ref_weight_corr, _weight_corr_samples),
 ]
