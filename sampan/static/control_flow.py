@@ -258,7 +258,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
         ...     y = paddle.static.nn.cond(x.sum() > 0, lambda: x * 2.0, lambda: -x)
         >>> exe = paddle.static.Executor()
         >>> exe.run(main, feed={"x": np.array([1., -3.], "float32")}, fetch_list=[y])[0]
-        array([ 1., -3.], dtype=float32)
+        array([-1.,  3.], dtype=float32)
     """
     _check_callable(true_fn, "true_fn", "cond")
     _check_callable(false_fn, "false_fn", "cond")
