@@ -1,132 +1,189 @@
-"""Static graph benchmarks: Executor per-op overhead and an MLP training step, static vs eager.
+"""Static-graph training benchmark: MLP 784-512-256-10, batch 128, float32, softmax
+cross-entropy, Adam, one training step per Executor.run; static vs eager, sampan vs Paddle.
 
-MLP 784-512-256-10, batch 128, float32, softmax cross-entropy, plain SGD update (written with
-tensor ops, so eager and static run the same kernels). Run: python bench/static_mlp.py
+    python bench/static_mlp.py                            # sampan only
+    python bench/static_mlp.py --ref-python /work/venvs/ref/bin/python   # + Paddle 3.3.1
+
+The model is written once against the Paddle API (`_static_step`, `_eager_step`) and run
+with `import sampan as paddle` or the real paddle, each mode in its own subprocess
+(`--mode NAME` prints JSON); the driver alternates the modes over several rounds and
+reports medians. Also the Executor's per-op overhead (a chain of 200 adds on [4] float32).
 """
 from __future__ import annotations
 
+import argparse
+import json
+import statistics
+import subprocess
+import sys
 import time
 
-import numpy as np
-
-import sampan as paddle
-from sampan import static
-
-
-def _best(fn, repeat=5, number=20) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
+SAMPAN_MODES = ("sampan-static", "sampan-static-fused", "sampan-eager")
+PADDLE_MODES = ("paddle-static", "paddle-eager")
+BATCH, DIMS = 128, (784, 512, 256, 10)
 
 
-def per_op_overhead(n_ops: int = 200) -> tuple:
-    """Seconds per op for a chain of `n_ops` adds on a [4] float32 tensor."""
-    main = static.Program()
-    with static.program_guard(main):
-        x = static.data("x", [4], "float32")
+def _data():
+    import numpy as np
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((BATCH, DIMS[0])).astype("float32")
+    y = rng.integers(0, DIMS[-1], (BATCH, 1)).astype("int64")
+    return x, y
+
+
+def _cross_entropy(P, logits, label):
+    """F.cross_entropy; a one-hot composite where the library's loss rejects Variables."""
+    F = P.nn.functional
+    try:
+        return F.cross_entropy(logits, label), "F.cross_entropy"
+    except TypeError:
+        onehot = F.one_hot(P.squeeze(label, 1), DIMS[-1])
+        loss = P.mean(P.logsumexp(logits, axis=1) - (logits * onehot).sum(axis=1))
+        return loss, "one-hot composite"
+
+
+def _static_step(P, fused: bool):
+    """(step function, info) for the static program: data -> 3 fc -> loss -> Adam."""
+    P.enable_static()
+    S = P.static
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        x = S.data("x", [BATCH, DIMS[0]], "float32")
+        y = S.data("y", [BATCH, 1], "int64")
+        h = S.nn.fc(x, DIMS[1], activation="relu")
+        h = S.nn.fc(h, DIMS[2], activation="relu")
+        logits = S.nn.fc(h, DIMS[3])
+        loss, how = _cross_entropy(P, logits, y)
+        try:
+            opt = P.optimizer.Adam(learning_rate=1e-3)
+        except AttributeError:  # sampan: Optimizer(parameters=None) not yet allowed
+            opt = P.optimizer.Adam(learning_rate=1e-3, parameters=main.all_parameters())
+        opt.minimize(loss)
+    exe = S.Executor(P.CPUPlace())
+    exe.run(startup)
+    program = main
+    if fused:
+        strategy = S.BuildStrategy()
+        strategy.fuse_elewise_add_act_ops = True
+        strategy.fuse_gemm_epilogue = True
+        strategy.enable_inplace = True
+        program = S.CompiledProgram(main, build_strategy=strategy)
+    xv, yv = _data()
+    feed = {"x": xv, "y": yv}
+
+    def step():
+        return exe.run(program, feed=feed, fetch_list=[loss])[0]
+    return step, {"ops": len(main.global_block().ops), "loss": how}
+
+
+def _eager_step(P):
+    P.disable_static()
+    nn = P.nn
+    model = nn.Sequential(nn.Linear(DIMS[0], DIMS[1]), nn.ReLU(), nn.Linear(DIMS[1], DIMS[2]),
+                          nn.ReLU(), nn.Linear(DIMS[2], DIMS[3]))
+    opt = P.optimizer.Adam(learning_rate=1e-3, parameters=model.parameters())
+    xv, yv = _data()
+    x, y = P.to_tensor(xv), P.to_tensor(yv)
+
+    def step():
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+    return step, {}
+
+
+def _per_op_us(P, n_ops: int = 200) -> float:
+    """Executor time per op: a chain of n_ops adds on a [4] float32 variable."""
+    import numpy as np
+    P.enable_static()
+    S = P.static
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        x = S.data("x", [4], "float32")
         y = x
         for _ in range(n_ops):
             y = y + x
-    exe = static.Executor()
-    xv = np.ones(4, "float32")
-    feed = {"x": xv}
+    exe = S.Executor(P.CPUPlace())
+    feed = {"x": np.ones(4, "float32")}
     exe.run(main, feed=feed, fetch_list=[y])
-    t_static = _best(lambda: exe.run(main, feed=feed, fetch_list=[y])) / n_ops
-    xt = paddle.to_tensor(xv)
-
-    def eager():
-        z = xt
-        for _ in range(n_ops):
-            z = z + xt
-        return z
-    t_eager = _best(eager) / n_ops
-    t_numpy = _best(lambda: [np.add(xv, xv) for _ in range(n_ops)]) / n_ops
-    return t_static, t_eager, t_numpy
+    times = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        exe.run(main, feed=feed, fetch_list=[y])
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) / n_ops * 1e6
 
 
-def _weights(rng):
-    dims = [784, 512, 256, 10]
-    return [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype("float32")
-            for a, b in zip(dims[:-1], dims[1:])]
-
-
-def _forward(x, onehot, ws, zero):
-    h = x
-    for i, w in enumerate(ws):
-        h = paddle.matmul(h, w)
-        if i < len(ws) - 1:
-            h = paddle.maximum(h, zero)
-    lse = paddle.logsumexp(h, axis=1)
-    return paddle.mean(lse - paddle.sum(h * onehot, axis=1))
-
-
-def mlp_static(xv, yv, ws0, lr=0.01):
-    """A step function running the static training program, and its op count."""
-    main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
-        x = static.data("x", [128, 784], "float32")
-        y = static.data("y", [128, 10], "float32")
-        ws = [static.create_parameter(list(w.shape), "float32", name=f"mlp_w{i}")
-              for i, w in enumerate(ws0)]
-        loss = _forward(x, y, ws, paddle.zeros([1], "float32"))
-        for p, g in static.append_backward(loss):
-            p.subtract_(g * lr)
-    scope = static.Scope()
-    for i, w in enumerate(ws0):
-        scope.set(f"mlp_w{i}", w.copy())
-    exe = static.Executor()
-    feed = {"x": xv, "y": yv}
-    return (lambda: exe.run(main, feed=feed, fetch_list=[loss], scope=scope),
-            len(main.global_block().ops))
-
-
-def mlp_eager(xv, yv, ws0, lr=0.01):
-    """A step function for the same model in eager mode."""
-    ws = [paddle.to_tensor(w.copy(), stop_gradient=False) for w in ws0]
-    x, y, zero = paddle.to_tensor(xv), paddle.to_tensor(yv), paddle.zeros([1], "float32")
-
-    def step():
-        loss = _forward(x, y, ws, zero)
-        loss.backward()
-        with paddle.no_grad():
-            for w in ws:
-                w.subtract_(w.grad * lr)
-                w.clear_grad()
-        return loss
-    return step
-
-
-def interleaved(fns, rounds=40) -> list:
-    """Min and median seconds per call of each fn, calls interleaved (fair on a busy box)."""
-    times = [[] for _ in fns]
-    for fn in fns:
-        fn()
-    for _ in range(rounds):
-        for t, fn in zip(times, fns):
-            t0 = time.perf_counter()
-            fn()
-            t.append(time.perf_counter() - t0)
-    return [(min(t), sorted(t)[len(t) // 2]) for t in times]
+def measure(mode: str, steps: int) -> dict:
+    if mode.startswith("sampan"):
+        import sampan as P
+    else:
+        import paddle as P
+        P.set_device("cpu")
+    if mode.endswith("eager"):
+        step, info = _eager_step(P)
+    else:
+        step, info = _static_step(P, fused=mode.endswith("fused"))
+    first = float(step())
+    for _ in range(4):
+        step()
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - t0)
+    last = float(step())
+    res = {"median_ms": statistics.median(times) * 1e3, "min_ms": min(times) * 1e3,
+           "loss_first": first, "loss_last": last, **info}
+    if mode in ("sampan-static", "paddle-static"):
+        res["per_op_us"] = _per_op_us(P)
+    return res
 
 
 def main() -> None:
-    s, e, n = per_op_overhead()
-    print(f"per-op (add on [4] f32, chain of 200): static {s * 1e6:.2f} us, "
-          f"eager {e * 1e6:.2f} us, numpy {n * 1e6:.2f} us")
-    rng = np.random.default_rng(0)
-    xv = rng.standard_normal((128, 784)).astype("float32")
-    yv = np.eye(10, dtype="float32")[rng.integers(0, 10, 128)]
-    ws0 = _weights(rng)
-    step_static, n_ops = mlp_static(xv, yv, ws0)
-    (s_min, s_med), (e_min, e_med) = interleaved([step_static, mlp_eager(xv, yv, ws0)])
-    print(f"MLP 784-512-256-10 b128 fwd+bwd+SGD ({n_ops} static ops): "
-          f"static min {s_min * 1e3:.2f} ms (median {s_med * 1e3:.2f}), "
-          f"eager min {e_min * 1e3:.2f} ms (median {e_med * 1e3:.2f}), "
-          f"ratio of mins {s_min / e_min:.2f}")
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode")
+    ap.add_argument("--ref-python", help="python with paddlepaddle installed")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=30)
+    args = ap.parse_args()
+    if args.mode:
+        print(json.dumps(measure(args.mode, args.steps)))
+        return
+    runs = [(m, sys.executable) for m in SAMPAN_MODES]
+    if args.ref_python:
+        runs += [(m, args.ref_python) for m in PADDLE_MODES]
+    results: dict = {m: [] for m, _ in runs}
+    for _ in range(args.rounds):
+        for mode, py in runs:
+            out = subprocess.run([py, __file__, "--mode", mode, "--steps", str(args.steps)],
+                                 capture_output=True, text=True,
+                                 env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin",
+                                      "GLOG_minloglevel": "3"})
+            if out.returncode:
+                print(f"{mode} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
+                continue
+            results[mode].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"MLP {'-'.join(map(str, DIMS))} batch {BATCH} Adam, ms per training step "
+          f"(median over {args.rounds} runs of the per-run median of {args.steps} steps)")
+    print("| mode | median ms | min ms | loss first -> last | static ops | per-op µs |")
+    print("|---|---|---|---|---|---|")
+    for mode, rs in results.items():
+        if not rs:
+            continue
+        med = statistics.median(r["median_ms"] for r in rs)
+        mn = min(r["min_ms"] for r in rs)
+        per_op = [r["per_op_us"] for r in rs if "per_op_us" in r]
+        print(f"| {mode} | {med:.2f} | {mn:.2f} | {rs[0]['loss_first']:.3f} -> "
+              f"{rs[0]['loss_last']:.3f} | {rs[0].get('ops', '-')} | "
+              f"{statistics.median(per_op):.2f} |" if per_op else
+              f"| {mode} | {med:.2f} | {mn:.2f} | {rs[0]['loss_first']:.3f} -> "
+              f"{rs[0]['loss_last']:.3f} | {rs[0].get('ops', '-')} | - |")
+    losses = {m: rs[0].get("loss") for m, rs in results.items() if rs and rs[0].get("loss")}
+    if losses:
+        print(f"static loss built with: {losses}")
 
 
 if __name__ == "__main__":
