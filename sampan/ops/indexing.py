@@ -373,6 +373,11 @@ class TakeAlongAxis(OpDef):
     def vjp(self, ctx, g):
         arr = ctx.arr
         axis = norm_axis(self.name, ctx.axis, arr.ndim)
+        if -1 in arr.shape or -1 in g.shape:
+            # static graph with unknown dims: no numeric index grids; scatter-add instead
+            gx = call("put_along_axis", zeros_like(arr), ctx.indices, g, axis=axis,
+                      reduce="add")
+            return gx, None
         pos = along_index(tuple(arr.shape), tuple(g.shape), ctx.indices, axis)
         gx = call("setitem", zeros_like(arr), g, pos, index=["t"] * len(pos),
                   accumulate=True)

@@ -13,6 +13,19 @@ from .dispatch import call
 from .opdef import OpDef, broadcast_shapes, norm_axis, register
 
 
+def _infer_unknown(shape: list, src: tuple, out: list) -> tuple:
+    """Static shapes: the user's -1 is still computable when every unknown dim of `src` is
+    copied by a 0 (reshape([-1, C, H, W] -> [0, G, -1]) gives [-1, G, C*H*W/G])."""
+    copied = [i for i, s in enumerate(shape) if s == 0 and src[i] == -1]
+    if -1 in shape and copied == [i for i, d in enumerate(src) if d == -1]:
+        user = shape.index(-1)
+        known = math.prod(d for d in src if d != -1)
+        rest = math.prod(d for i, d in enumerate(out) if i not in copied and i != user)
+        if rest and known % rest == 0:
+            out[user] = known // rest
+    return tuple(out)
+
+
 def resolve_shape(api: str, shape, src: tuple) -> tuple:
     """Paddle reshape rules: 0 copies the input dim, one -1 is inferred."""
     shape = [int(s) for s in shape]
@@ -27,13 +40,13 @@ def resolve_shape(api: str, shape, src: tuple) -> tuple:
             raise ValueError(f"{api}: shape[{i}] is {s}; dims must be >= 0 or -1 (inferred), "
                              f"got shape {shape}")
         out.append(s)
-    if out.count(-1) > 1:
+    if shape.count(-1) > 1:
         raise ValueError(f"{api}: only one dim of shape may be -1, got {shape}")
     total = math.prod(src)
     if -1 in out:
         rest = math.prod(s for s in out if s != -1)
         if -1 in src:
-            return tuple(out)
+            return _infer_unknown(shape, src, out)
         if rest == 0 or total % rest:
             raise ValueError(f"{api}: cannot reshape x of shape {list(src)} ({total} elements) "
                              f"to {shape}")

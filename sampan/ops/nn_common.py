@@ -125,17 +125,20 @@ class Dropout(OpDef):
     'upscale_in_train' and mask = keep for 'downscale_in_infer', keep ~ Bernoulli(1 - p)
     drawn as keep = u >= round(p * 65536) with u uniform 16-bit integers from the seed.
     With `axis` the mask is drawn over those axes only and broadcast over the others.
-    Outputs the mask too (x's dtype, the broadcast shape; no gradient); grad = g * mask."""
+    Outputs the mask too (x's dtype, the broadcast shape; no gradient); grad = g * mask.
+    training=False (set by Program.clone(for_test=True)): out = x, or x * (1 - p) for
+    'downscale_in_infer'."""
 
     name = "dropout"
     outputs = ("out", "mask")
-    attrs = {"p": 0.5, "axis": None, "mode": "upscale_in_train", "seed": 0}
+    attrs = {"p": 0.5, "axis": None, "mode": "upscale_in_train", "seed": 0, "training": True}
     saves = ("mask",)
     random = True
     check = True
     nondiff_outputs = (1,)
+    test_attrs = {"training": False}
 
-    def infer(self, x, p=0.5, axis=None, mode="upscale_in_train", seed=0):
+    def infer(self, x, p=0.5, axis=None, mode="upscale_in_train", seed=0, training=True):
         if x.dtype.kind != "f":
             raise TypeError(f"dropout: x must be a floating point tensor, got "
                             f"{x.dtype.name}")
@@ -146,8 +149,13 @@ class Dropout(OpDef):
                              f"'downscale_in_infer', got {mode!r}")
         return x, x.with_shape(_mask_shape("dropout", x.shape, axis))
 
-    def compute(self, xp, x, p=0.5, axis=None, mode="upscale_in_train", seed=0):
+    def compute(self, xp, x, p=0.5, axis=None, mode="upscale_in_train", seed=0,
+                training=True):
         shape = _mask_shape("dropout", x.shape, axis)
+        if not training:  # inference: identity, or the expected scale for downscale_in_infer
+            keep_p = 1.0 if mode == "upscale_in_train" else 1.0 - p
+            mask = xp.full(shape, keep_p, dtype=x.dtype)
+            return (x.copy() if keep_p == 1.0 else x * mask), mask
         keep = _uniform16(xp, seed, shape) >= min(int(round(p * 65536)), 65536)
         scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1 else 1.0
         mask = keep.astype(x.dtype)

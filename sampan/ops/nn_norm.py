@@ -83,6 +83,7 @@ class BatchNorm(OpDef):
     """
 
     name = "batch_norm"
+    test_attrs = {"use_global_stats": True}
     inputs = ("x", "running_mean", "running_var", "weight?", "bias?")
     outputs = ("out", "saved_mean", "saved_invstd", "mean_out", "variance_out")
     attrs = {"momentum": 0.9, "epsilon": 1e-5, "data_format": "NCHW",

@@ -55,6 +55,8 @@ class OpDef:
       vjp       fn(ctx, *grads) -> grads per input (None where not differentiable), written
                 in sampan ops; None marks the whole op non-differentiable.
       nondiff_outputs  output indices that never carry a gradient (integer indices, masks).
+      test_attrs  attrs that switch the op to inference behaviour; Program.clone(for_test=True)
+                applies them (dropout: training=False, batch_norm: use_global_stats=True).
     """
 
     name: str = ""
@@ -69,6 +71,7 @@ class OpDef:
     decompose = None
     vjp = None
     nondiff_outputs: tuple = ()
+    test_attrs: dict = {}
 
     def __init__(self) -> None:
         names = [n.lstrip("*").rstrip("?") for n in self.inputs]

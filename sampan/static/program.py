@@ -231,8 +231,9 @@ class Program:
 
     # --- copies ----------------------------------------------------------------------
     def clone(self, for_test: bool = False) -> "Program":
-        """A copy of the program (shared constants and bound tensors); for_test marks it
-        as inference (ops with an `is_test`/`training` attr are switched to inference)."""
+        """A copy of the program (shared constants and bound tensors); for_test marks it as
+        inference: each OpDef's `test_attrs` are applied (dropout off, batch_norm on its
+        running statistics)."""
         new = Program()
         new.random_seed = self.random_seed
         new._consts = dict(self._consts)
@@ -249,10 +250,10 @@ class Program:
             for op in block.ops:
                 attrs = copy.deepcopy(op.attrs)
                 if for_test:
-                    if "training" in attrs:
-                        attrs["training"] = False
-                    if "is_test" in attrs:
-                        attrs["is_test"] = True
+                    from ..ops.opdef import REGISTRY  # lazy: the IR stays a leaf module
+                    opdef = REGISTRY.get(op.type)
+                    if opdef is not None:
+                        attrs.update(opdef.test_attrs)
                 nb.ops.append(Operator(nb, op.type, _copy_slots(op.inputs),
                                        _copy_slots(op.outputs), attrs))
             new.blocks.append(nb)

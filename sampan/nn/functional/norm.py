@@ -173,11 +173,11 @@ def group_norm(x, num_groups, epsilon=1e-5, weight=None, bias=None, data_format=
         raise ValueError(f"group_norm: data_format must be one of {list(_BN_LAYOUTS)}, got "
                          f"{data_format!r}")
     xc, back = _channels_first("group_norm", x, data_format)
-    n, c = xc.shape[0], xc.shape[1]
+    c = xc.shape[1]
     if not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
         raise ValueError(f"group_norm: num_groups must be a positive int dividing the number "
                          f"of channels {c}, got {num_groups}")
-    grouped = call("reshape", xc, shape=[n, num_groups, -1])
+    grouped = call("reshape", xc, shape=[0, num_groups, -1])  # 0: batch may be unknown
     out = dispatch(_LAYER_NORM, (grouped, None, None),
                    {"begin_norm_axis": 2, "epsilon": float(epsilon)})[0]
     out = _affine(call("reshape", out, shape=list(xc.shape)), weight, bias)
