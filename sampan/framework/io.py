@@ -199,14 +199,20 @@ def _check_path(api: str, path) -> str:
 
 
 def _atomic_write(path: str, payload, protocol: int) -> None:
-    """Pickle to a temp file in the target's folder, fsync it, then os.replace it in."""
+    """Pickle `payload` to `path` atomically."""
+    write_atomic(path, lambda f: _Pickler(f, protocol).dump(payload))
+
+
+def write_atomic(path: str, write) -> None:
+    """Call write(f) on a temp file in the target's folder, fsync it, then os.replace it in:
+    a crash never leaves a truncated file at `path` (the old one survives)."""
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".",
                                suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            _Pickler(f, protocol).dump(payload)
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())

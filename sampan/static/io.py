@@ -15,6 +15,7 @@ import numpy as np
 from ..framework import dtype as _dt
 from .executor import global_scope
 from .passes.dce import dead_code_elimination
+from ..framework.io import write_atomic
 from .program import Block, Operator, Parameter, Program, Variable, default_main_program
 
 FORMAT = "sampan.program"
@@ -205,12 +206,14 @@ def save_inference_model(path_prefix: str, feed_vars, fetch_vars, executor, **kw
         raise ValueError(f"save_inference_model: path_prefix must be a file prefix like "
                          f"'dir/model', got {path_prefix!r}")
     os.makedirs(os.path.dirname(os.path.abspath(path_prefix)), exist_ok=True)
+    if kwargs.get("program") is None:  # the fetches' own program, not only the default one
+        fetches = fetch_vars if isinstance(fetch_vars, (list, tuple)) else [fetch_vars]
+        if fetches and getattr(fetches[0], "_is_variable", False):
+            kwargs["program"] = fetches[0].block.program
     model = serialize_program(feed_vars, fetch_vars, **kwargs)
     params = serialize_persistables(feed_vars, fetch_vars, executor, **kwargs)
-    with open(path_prefix + ".pdmodel", "wb") as f:
-        f.write(model)
-    with open(path_prefix + ".pdiparams", "wb") as f:
-        f.write(params)
+    write_atomic(path_prefix + ".pdmodel", lambda f: f.write(model))
+    write_atomic(path_prefix + ".pdiparams", lambda f: f.write(params))
 
 
 def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
