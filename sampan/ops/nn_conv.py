@@ -7,7 +7,8 @@ is its own bilinear op (_conv_weight_corr) with the same two strategies. The tra
 convolution is a matmul followed by col2im (strided adds over the kernel or the input
 positions, whichever are fewer), or at stride 1 a convolution with the flipped kernel.
 Attrs are canonical: stride and dilation have one int per spatial dim, padding two (before,
-after) per spatial dim; negative padding crops (used by the vjp rules only). Imports only `framework` and sibling op modules.
+after) per spatial dim; negative padding crops (used by the vjp rules only). Imports only
+`framework` and sibling op modules.
 """
 from __future__ import annotations
 
@@ -334,9 +335,11 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
     inp = x.shape[2:]
     kp, ip = math.prod(kernel), math.prod(inp)
     cg = cin // groups
-    if all(s == 1 for s in stride) and cin <= og * groups:
-        # stride 1: a convolution with the flipped, in/out-swapped kernel; its im2col
-        # (cin * K rows) moves less memory than matmul + col2im (og * groups * K rows)
+    if all(s == 1 for s in stride) and (cin <= og * groups or shift_mode(
+            cin, kernel, stride, groups) != "im2col"):
+        # stride 1: a convolution with the flipped, in/out-swapped kernel; as shifted GEMMs
+        # it needs no copies, and its im2col (cin * K rows) moves less memory than matmul +
+        # col2im (og * groups * K rows) when cin <= og * groups
         pads_c = []
         for i, (m, k, d) in enumerate(zip(inp, kernel, dilation)):
             natural = m - 1 - pads[2 * i] - pads[2 * i + 1] + d * (k - 1) + 1
