@@ -2,7 +2,8 @@
 
 Average, adaptive average, Lp pooling and max_unpool are composites in
 sampan/nn/functional/pooling.py (convolutions with a constant kernel, matmuls, put_along_axis).
-The gradient of max pooling scatters the cotangent to the argmax (put_along_axis 'add').
+The gradient of max pooling scatters the cotangent to the argmax (put_along_axis: 'assign'
+when the windows are disjoint, else 'add').
 Imports only `framework` and sibling op modules.
 """
 from __future__ import annotations
@@ -46,8 +47,10 @@ def _lowest(xp, dtype):
     return xp.finfo(dtype).min
 
 
-def _scatter_grad(g, mask, x, data_format, may_miss: bool):
-    """Sum g into a zero tensor of x's shape at the flat spatial indices `mask` (sampan ops)."""
+def _scatter_grad(g, mask, x, data_format, may_miss: bool, disjoint: bool = False):
+    """Sum g into a zero tensor of x's shape at the flat spatial indices `mask` (sampan ops).
+    disjoint: no two windows share an input, so the indices are unique and a plain
+    assignment replaces the (much slower, ufunc.at) scatter-add."""
     if is_channel_last(data_format):
         nd = g.ndim
         perm = [0, nd - 1] + list(range(1, nd - 1))
@@ -65,7 +68,8 @@ def _scatter_grad(g, mask, x, data_format, may_miss: bool):
         mask = call("maximum", mask, call("full_like", mask, fill_value=0, dtype=None))
     zeros = call("full_like", call("reshape", x, shape=[-1, c, math.prod(spatial)]),
                  fill_value=0.0, dtype=None)
-    gx = call("put_along_axis", zeros, mask, g, axis=2, reduce="add", include_self=True,
+    reduce = "assign" if disjoint and not may_miss else "add"
+    gx = call("put_along_axis", zeros, mask, g, axis=2, reduce=reduce, include_self=True,
               broadcast=False)
     gx = call("reshape", gx, shape=[-1, c, *spatial])
     if is_channel_last(data_format):
@@ -168,7 +172,8 @@ class _MaxPool(OpDef):
         may_miss = any((o - 1) * s >= n + pb or k <= pb
                        for o, s, n, k, pb in zip(out_len, a.stride, spatial, a.kernel_size,
                                                  a.padding[0::2]))
-        return (_scatter_grad(g, ctx.mask, ctx.x, a.data_format, may_miss),)
+        disjoint = all(k <= s for k, s in zip(a.kernel_size, a.stride))
+        return (_scatter_grad(g, ctx.mask, ctx.x, a.data_format, may_miss, disjoint),)
 
 
 def _ranges(dims):
@@ -264,7 +269,8 @@ class _AdaptiveMaxPool(OpDef):
         return out, xp.asarray(flat, "int32")
 
     def vjp(self, ctx, g, g_mask=None):
-        return (_scatter_grad(g, ctx.mask, ctx.x, "NCHW", False),)
+        disjoint = all(n % o == 0 for n, o in zip(ctx.x.shape[2:], ctx.output_size))
+        return (_scatter_grad(g, ctx.mask, ctx.x, "NCHW", False, disjoint),)
 
 
 @register

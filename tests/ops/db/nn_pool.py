@@ -94,14 +94,18 @@ def _pool2d_samples(rng, dtype):
                                             "data_format": "NHWC"}, name="nhwc"),
             Sample((r(1, 2, 4, 4).transpose(0, 1, 3, 2), 2), {"stride": 1},
                    name="non-contiguous"),
-            Sample((r(0, 2, 4, 4), 2), name="empty")]
+            Sample((r(0, 2, 4, 4), 2), name="empty"),
+            Sample((r(1, 2, 5, 6), 2), {"stride": 3}, name="gaps"),
+            Sample((r(2, 4, 4, 3), 2), {"stride": 2, "data_format": "NHWC"},
+                   name="disjoint-nhwc")]
 
 
 def _pool1d_samples(rng, dtype):
     def r(*shape):
         return _distinct(rng, dtype, *shape)
     return [Sample((r(2, 2, 7), 3), {"stride": 2, "padding": 1}, name="pad"),
-            Sample((r(1, 3, 5), 2), {"ceil_mode": True}, name="ceil")]
+            Sample((r(1, 3, 5), 2), {"ceil_mode": True}, name="ceil"),
+            Sample((r(2, 2, 6), 2), {"stride": 2}, name="disjoint")]
 
 
 def _pool3d_samples(rng, dtype):
@@ -119,8 +123,10 @@ def _adaptive_samples(nd):
             return _distinct(rng, dtype, *shape)
         spatial = {1: [(7,), (5,)], 2: [(5, 4), (4, 6)], 3: [(3, 4, 3), (2, 2, 5)]}[nd]
         outs = {1: [3, 5], 2: [[3, 2], 4], 3: [[2, 3, 2], [1, 2, 3]]}[nd]
+        even = {1: (6,), 2: (4, 6), 3: (2, 4, 2)}[nd]
         return [Sample((r(1, 2, *spatial[0]), outs[0]), name="uneven"),
-                Sample((r(2, 1, *spatial[1]), outs[1]), name="other")]
+                Sample((r(2, 1, *spatial[1]), outs[1]), name="other"),
+                Sample((r(1, 2, *even), [e // 2 for e in even]), name="disjoint")]
     return samples
 
 
