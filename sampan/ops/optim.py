@@ -23,6 +23,17 @@ def scalar(value) -> float:
     return float(value.reshape(-1)[0])
 
 
+def hyper(xp, param, *values):
+    """Decay hyper-parameters at the precision Paddle's kernels use: float32 unless the
+    parameter is float64 (so `1 - beta` is the float32 difference, e.g. 1 - 0.9f =
+    0.100000024). Returns a tuple of Python floats. Deviation: Paddle's rmsprop, adamax,
+    lamb and momentum kernels round to float32 for float64 parameters too; here float64
+    parameters keep the exact values (adam/adamw do the same in Paddle)."""
+    if param.dtype == xp.float64:
+        return values
+    return tuple(float(xp.float32(v)) for v in values)
+
+
 class Update(OpDef):
     """Base of the update rules. Output `<name>_out` is the new value of input `<name>`."""
 
@@ -104,6 +115,7 @@ class Momentum(Update):
     def update(self, xp, param, grad, learning_rate, velocity, mu=0.9, use_nesterov=False,
                regularization_method="", regularization_coeff=0.0, rescale_grad=1.0) -> None:
         lr = scalar(learning_rate)
+        mu, = hyper(xp, param, mu)
         g = grad if rescale_grad == 1.0 else grad * rescale_grad
         if regularization_method == "l2_decay":
             g = g + regularization_coeff * param
@@ -153,6 +165,7 @@ def adam_step(xp, param, grad, lr, moment1, moment2, moment2_max, beta1_pow, bet
               beta1, beta2, epsilon) -> None:
     """The in-place Adam update shared by adam and adamw (few temporaries: it is hot)."""
     p1, p2 = scalar(beta1_pow), scalar(beta2_pow)
+    beta1, beta2 = hyper(xp, param, beta1, beta2)
     moment1 *= beta1
     tmp = xp.multiply(grad, 1.0 - beta1, out=xp.empty_like(param))
     moment1 += tmp
@@ -204,6 +217,7 @@ class Adamax(Update):
     def update(self, xp, param, grad, learning_rate, moment, inf_norm, beta1_pow, beta1=0.9,
                beta2=0.999, epsilon=1e-8) -> None:
         lr = scalar(learning_rate) / (1.0 - scalar(beta1_pow))
+        beta1, beta2 = hyper(xp, param, beta1, beta2)
         moment *= beta1
         moment += (1.0 - beta1) * grad
         inf_norm *= beta2
@@ -240,6 +254,7 @@ class Adadelta(Update):
 
     def update(self, xp, param, grad, learning_rate, avg_squared_grad, avg_squared_update,
                rho=0.95, epsilon=1e-6) -> None:
+        rho, = hyper(xp, param, rho)
         avg_squared_grad *= rho
         avg_squared_grad += (1.0 - rho) * grad * grad
         delta = -xp.sqrt((avg_squared_update + epsilon) / (avg_squared_grad + epsilon)) * grad
@@ -260,6 +275,7 @@ class Rmsprop(Update):
 
     def update(self, xp, param, grad, learning_rate, mean_square, mean_grad, moment, rho=0.95,
                epsilon=1e-6, momentum=0.0, centered=False) -> None:
+        rho, momentum = hyper(xp, param, rho, momentum)
         mean_square *= rho
         mean_square += (1.0 - rho) * grad * grad
         if centered:
@@ -288,6 +304,7 @@ class Lamb(Update):
     def update(self, xp, param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow,
                weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6,
                always_adapt=False) -> None:
+        beta1, beta2 = hyper(xp, param, beta1, beta2)
         moment1 *= beta1
         moment1 += (1.0 - beta1) * grad
         moment2 *= beta2

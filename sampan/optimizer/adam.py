@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.tensor import Tensor
+from ..regularizer import WeightDecayRegularizer
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW", "Adamax"]
@@ -128,7 +129,12 @@ class AdamW(Adam):
         super()._add_param_group(group)
 
     def _regularizer(self, param, group):
-        return None  # weight_decay is decoupled (inside the update), never added to grads
+        # weight_decay is decoupled (inside the update), never added to grads; a parameter's
+        # own regularizer (ParamAttr) still is, as in Paddle
+        reg = getattr(param, "regularizer", None)
+        if reg is None or (isinstance(reg, WeightDecayRegularizer) and reg.coeff == 0.0):
+            return None
+        return reg
 
     def _prepare(self, param, group):
         states, attrs = super()._prepare(param, group)

@@ -449,3 +449,21 @@ def test_adamax_name_is_positional_like_paddle():
     names = list(inspect.signature(O.Adamax).parameters)
     assert names[:8] == ["learning_rate", "beta1", "beta2", "epsilon", "parameters",
                          "weight_decay", "grad_clip", "name"]
+
+
+@pytest.mark.parametrize("name, kwargs, expected", [
+    # one step on w = [1, -2, 3], loss 3 * sum(w^2), float32; recorded with Paddle 3.3.1
+    ("Adam", {}, [0.8999999761581421, -1.899999976158142, 2.9000000953674316]),
+    ("AdamW", {}, [0.8989999890327454, -1.8980000019073486, 2.8970000743865967]),
+    ("Adamax", {}, [0.8999999761581421, -1.899999976158142, 2.9000000953674316]),
+    ("RMSProp", {}, [0.5527865886688232, -1.5527864694595337, 2.5527865886688232]),
+    ("Lamb", {}, [0.7861000299453735, -1.783982276916504, 2.7818644046783447]),
+])
+def test_float32_hyper_parameters_round_like_paddle(name, kwargs, expected):
+    # Paddle's kernels use beta/rho in float32 (1 - 0.9f = 0.100000024), which matters in
+    # Adam's bias correction: sqrt(1 - beta2_pow) cancels only with the same rounding
+    w = paddle.Parameter(np.array([1.0, -2.0, 3.0], "float32"))
+    opt = getattr(O, name)(0.1, parameters=[w], **kwargs)
+    ((w * w).sum() * 3).backward()
+    opt.step()
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1.5e-7, atol=0)
