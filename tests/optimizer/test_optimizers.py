@@ -467,3 +467,18 @@ def test_float32_hyper_parameters_round_like_paddle(name, kwargs, expected):
     ((w * w).sum() * 3).backward()
     opt.step()
     np.testing.assert_allclose(w.numpy(), expected, rtol=1.5e-7, atol=0)
+
+
+def test_adamw_applies_param_attr_regularizer():
+    # recorded with Paddle 3.3.1: the ParamAttr L1Decay is added to the gradient, while the
+    # optimizer's weight_decay stays decoupled
+    w = paddle.create_parameter(
+        [3], "float32", attr=paddle.ParamAttr(regularizer=paddle.regularizer.L1Decay(0.1)),
+        default_initializer=paddle.nn.initializer.Assign(np.array([1.0, -2.0, 3.0])))
+    opt = O.AdamW(0.1, parameters=[w])
+    for _ in range(3):
+        ((w * w).sum() * 3).backward()
+        opt.step()
+        opt.clear_grad()
+    np.testing.assert_allclose(w.numpy(), [0.6988739967346191, -1.6949390172958374,
+                                           2.691701889038086], rtol=1e-6)
