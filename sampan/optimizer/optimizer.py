@@ -61,8 +61,10 @@ class Optimizer:
             raise ValueError(f"{api}: learning_rate is not set")
         if isinstance(learning_rate, int) and not isinstance(learning_rate, bool):
             learning_rate = float(learning_rate)
-        if isinstance(learning_rate, Tensor):
-            learning_rate = float(learning_rate)
+        if isinstance(learning_rate, (Tensor, np.floating)):
+            learning_rate = float(learning_rate)  # a 1-element Tensor or NumPy scalar
+        elif isinstance(learning_rate, float):
+            learning_rate = float(learning_rate)  # a float subclass: get_lr tests `is float`
         if not isinstance(learning_rate, (float, LRScheduler)):
             raise TypeError(f"{api}: learning_rate must be a float or an LRScheduler, got "
                             f"{type(learning_rate).__name__}")

@@ -482,3 +482,9 @@ def test_adamw_applies_param_attr_regularizer():
         opt.clear_grad()
     np.testing.assert_allclose(w.numpy(), [0.6988739967346191, -1.6949390172958374,
                                            2.691701889038086], rtol=1e-6)
+
+
+@pytest.mark.parametrize("lr", [np.float64(0.25), np.float32(0.25), 0.25])
+def test_numpy_scalar_learning_rate(lr):
+    opt = O.SGD(lr, parameters=[paddle.Parameter(np.ones(2))])
+    assert opt.get_lr() == 0.25 and type(opt.get_lr()) is float
