@@ -193,7 +193,7 @@ class LBFGS(Optimizer):
         evals = st["func_evals"] = st.get("func_evals", 0) + 1
         if np.abs(g).max() <= self.tolerance_grad:
             return first_loss
-        d, t = st.get("d"), st.get("t")
+        d, t = st.get("d"), st.get("alpha", st.get("t"))  # Paddle's key for the step size
         s_hist, y_hist, rho = st.get("old_sk", []), st.get("old_yk", []), st.get("ro", [])
         h_diag, g_prev, loss_prev = st.get("H_diag", 1.0), st.get("prev_flat_grad"), \
             st.get("prev_loss")
@@ -213,7 +213,7 @@ class LBFGS(Optimizer):
                     s_hist.append(s), y_hist.append(y), rho.append(1.0 / ys)
                     h_diag = ys / float(y @ y)
                 q = -g
-                alpha = [0.0] * len(s_hist)
+                alpha = st.get("al") or [None] * self.history_size
                 for i in range(len(s_hist) - 1, -1, -1):
                     alpha[i] = float(s_hist[i] @ q) * rho[i]
                     q = q - alpha[i] * y_hist[i]
@@ -221,6 +221,7 @@ class LBFGS(Optimizer):
                 for i in range(len(s_hist)):
                     beta = float(y_hist[i] @ d) * rho[i]
                     d = d + s_hist[i] * (alpha[i] - beta)
+                st["al"] = alpha
             g_prev, loss_prev = g.copy(), loss
             t = min(1.0, 1.0 / np.abs(g).sum()) * lr if st["n_iter"] == 1 else lr
             gtd = float(g @ d)
@@ -251,7 +252,8 @@ class LBFGS(Optimizer):
                 break
             if abs(loss - loss_prev) < self.tolerance_change:
                 break
-        st.update(d=d, t=t, old_sk=s_hist, old_yk=y_hist, ro=rho, H_diag=h_diag,
+        st.pop("t", None)
+        st.update(d=d, alpha=t, old_sk=s_hist, old_yk=y_hist, ro=rho, H_diag=h_diag,
                   prev_flat_grad=g_prev, prev_loss=loss_prev)
         return first_loss
 

@@ -488,3 +488,18 @@ def test_adamw_applies_param_attr_regularizer():
 def test_numpy_scalar_learning_rate(lr):
     opt = O.SGD(lr, parameters=[paddle.Parameter(np.ones(2))])
     assert opt.get_lr() == 0.25 and type(opt.get_lr()) is float
+
+
+def test_lbfgs_state_keys_match_paddle():
+    w = paddle.Parameter(np.array([-1.5, 2.0]))
+    opt = O.LBFGS(learning_rate=1, max_iter=3, history_size=4, parameters=[w])
+
+    def closure():
+        opt.clear_grad()
+        loss = (1 - w[0]) ** 2 + 100 * (w[1] - w[0] ** 2) ** 2
+        loss.backward()
+        return loss
+    opt.step(closure)
+    assert sorted(opt.state_dict()["state"]) == ["H_diag", "al", "alpha", "d", "func_evals",
+                                                 "n_iter", "old_sk", "old_yk",
+                                                 "prev_flat_grad", "prev_loss", "ro"]
