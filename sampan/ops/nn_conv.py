@@ -199,13 +199,10 @@ class _FlatGeometry:
         return [sum(kk * d * st for kk, d, st in zip(k, dilation, self.steps))
                 for k in _multi_range(kernel)]
 
-    def crop(self, xp, flat):
-        """(A, B, length) flat results -> contiguous (A, B, *out_len)."""
+    def crop(self, flat):
+        """(A, B, length) flat results -> a (A, B, *out_len) view."""
         full = flat.reshape(tuple(flat.shape[:2]) + (self.out_len[0],) + tuple(self.padded[1:]))
-        if self.out_len[1:] == self.padded[1:]:
-            return full
-        return xp.ascontiguousarray(full[(Ellipsis,) + tuple(slice(0, o)
-                                                             for o in self.out_len[1:])])
+        return full[(Ellipsis,) + tuple(slice(0, o) for o in self.out_len[1:])]
 
     def embed(self, xp, y):
         """(A, B, *out_len) -> (A, B, length) zero-filled at the padding columns."""
@@ -217,31 +214,49 @@ class _FlatGeometry:
         return buf.reshape(a, b, self.length)
 
 
-def _flat_padded(xp, x, pads, kernel, dilation):
-    """x zero-padded by pads (>= 0 after cropping negative ones) and flattened with the tail:
-    (N, C, total) and its geometry."""
-    crop = [min(p, 0) for p in pads]
-    if any(crop):
-        x = pad_spatial(xp, x, crop)
-    pos = [max(p, 0) for p in pads]
-    padded = [m + b + a for m, (b, a) in zip(x.shape[2:], _pairs(pos))]
-    geo = _FlatGeometry(padded, kernel, dilation)
-    n, c = x.shape[:2]
-    buf = xp.zeros((n, c, geo.total), x.dtype)
-    inner = tuple(slice(b, b + m) for (b, _), m in zip(_pairs(pos), x.shape[2:]))
-    view = buf[:, :, :math.prod(padded)].reshape((n, c) + tuple(padded))
-    view[(Ellipsis,) + inner] = x
-    return buf, geo
+_CHUNK_BYTES = 1 << 20  # per batch chunk: keeps the GEMM operands and sums in the L2 cache
 
 
-def _stacked(xp, buf, geo, k_last, d_last):
-    """Copies of buf shifted by the last kernel dim's offsets: (N, k_last * C, total')."""
-    n, c, total = buf.shape
-    span = total - (k_last - 1) * d_last
-    cols = xp.empty((n, k_last, c, span), buf.dtype)
-    for j in range(k_last):
-        cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
-    return cols.reshape(n, k_last * c, span)
+def _batch_chunks(n: int, per_sample: int) -> list:
+    step = max(1, min(n, _CHUNK_BYTES // max(per_sample, 1)))
+    return [(i, min(i + step, n)) for i in range(0, n, step)]
+
+
+class _ShiftPlan:
+    """The flat layout of x (negative pads cropped) for a stride-1 conv with `kernel`: flat
+    padded sample chunks (optionally stacked over the last kernel dim) and the GEMM offsets."""
+
+    def __init__(self, xp, x, pads, kernel, dilation, mode):
+        crop = [min(p, 0) for p in pads]
+        self.x = pad_spatial(xp, x, crop) if any(crop) else x
+        self.pos = _pairs([max(p, 0) for p in pads])
+        padded = [m + b + a for m, (b, a) in zip(self.x.shape[2:], self.pos)]
+        self.geo = _FlatGeometry(padded, kernel, dilation)
+        self.stack = (kernel[-1], dilation[-1]) if mode == "stack" else None
+        rest = kernel[:-1] if self.stack else kernel
+        self.offsets = self.geo.offsets(rest, dilation[:len(rest)])
+        self.depth = x.shape[1] * (kernel[-1] if self.stack else 1)
+
+    def source(self, xp, a, b):
+        """(b - a, depth, span) flat padded samples a..b, shifted copies stacked if asked."""
+        x = self.x[a:b]
+        n, c = x.shape[:2]
+        geo = self.geo
+        buf = xp.zeros((n, c, geo.total), x.dtype)
+        inner = tuple(slice(p, p + m) for (p, _), m in zip(self.pos, x.shape[2:]))
+        buf[:, :, :math.prod(geo.padded)].reshape((n, c) + tuple(geo.padded))[
+            (Ellipsis,) + inner] = x
+        if self.stack is None:
+            return buf
+        k_last, d_last = self.stack
+        span = geo.total - (k_last - 1) * d_last
+        cols = xp.empty((n, k_last, c, span), x.dtype)
+        for j in range(k_last):
+            cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
+        return cols.reshape(n, k_last * c, span)
+
+    def sample_bytes(self, o: int, itemsize: int) -> int:
+        return itemsize * (self.depth * self.geo.total + 2 * o * self.geo.length)
 
 
 def shift_conv_array(xp, x, w, pads, dilation, mode):
@@ -249,27 +264,23 @@ def shift_conv_array(xp, x, w, pads, dilation, mode):
     n, c = x.shape[:2]
     o = w.shape[0]
     kernel = tuple(w.shape[2:])
-    buf, geo = _flat_padded(xp, x, pads, kernel, dilation)
-    if mode == "stack":
-        rest = kernel[:-1]
-        src = _stacked(xp, buf, geo, kernel[-1], dilation[-1])
-        mats = xp.transpose(w.reshape(o, c, math.prod(rest), kernel[-1]), (2, 0, 3, 1))
+    plan = _ShiftPlan(xp, x, pads, kernel, dilation, mode)
+    if plan.stack:
+        mats = xp.transpose(w.reshape(o, c, -1, kernel[-1]), (2, 0, 3, 1))
         mats = xp.ascontiguousarray(mats).reshape(-1, o, kernel[-1] * c)
-        offsets = geo.offsets(rest, dilation[:-1])
     else:
-        src = buf
         mats = xp.ascontiguousarray(xp.transpose(w.reshape(o, c, -1), (2, 0, 1)))
-        offsets = geo.offsets(kernel, dilation)
-    out = tmp = None
-    for mat, off in zip(mats, offsets):
-        part = src[:, :, off:off + geo.length]
-        if out is None:
-            out = xp.matmul(mat, part)
-            tmp = xp.empty_like(out)
-        else:
-            xp.matmul(mat, part, out=tmp)
-            out += tmp
-    return geo.crop(xp, out)
+    length = plan.geo.length
+    out = xp.empty((n, o) + tuple(plan.geo.out_len), x.dtype)
+    for a, b in _batch_chunks(n, plan.sample_bytes(o, x.itemsize)):
+        src = plan.source(xp, a, b)
+        acc = xp.matmul(mats[0], src[:, :, plan.offsets[0]:plan.offsets[0] + length])
+        tmp = xp.empty_like(acc)
+        for mat, off in zip(mats[1:], plan.offsets[1:]):
+            xp.matmul(mat, src[:, :, off:off + length], out=tmp)
+            acc += tmp
+        out[a:b] = plan.geo.crop(acc)
+    return out
 
 
 def shift_weight_array(xp, x, g, kernel, pads, dilation, mode):
@@ -278,22 +289,20 @@ def shift_weight_array(xp, x, g, kernel, pads, dilation, mode):
     n, c = x.shape[:2]
     o = g.shape[1]
     kernel = tuple(kernel)
-    buf, geo = _flat_padded(xp, x, pads, kernel, dilation)
-    gflat = geo.embed(xp, g)
-    if mode == "stack":
-        rest, kl = kernel[:-1], kernel[-1]
-        src = _stacked(xp, buf, geo, kl, dilation[-1])
-        offsets = geo.offsets(rest, dilation[:-1])
-    else:
-        rest, kl = kernel, 1
-        src = buf
-        offsets = geo.offsets(kernel, dilation)
-    res = xp.empty((len(offsets), o, kl * c), x.dtype)
-    for r, off in enumerate(offsets):
-        part = xp.swapaxes(src[:, :, off:off + geo.length], 1, 2)
-        xp.sum(xp.matmul(gflat, part), axis=0, out=res[r])
-    # res[r, o, (j, c)] -> (O, C, *rest, kl)
-    res = res.reshape((math.prod(rest), o, kl, c))
+    plan = _ShiftPlan(xp, x, pads, kernel, dilation, mode)
+    length = plan.geo.length
+    res = xp.zeros((len(plan.offsets), o, plan.depth), x.dtype)
+    part = xp.empty((o, plan.depth), x.dtype)
+    for a, b in _batch_chunks(n, plan.sample_bytes(o, x.itemsize)):
+        src = plan.source(xp, a, b)
+        gflat = plan.geo.embed(xp, g[a:b])
+        for r, off in enumerate(plan.offsets):
+            cols = xp.swapaxes(src[:, :, off:off + length], 1, 2)
+            xp.sum(xp.matmul(gflat, cols), axis=0, out=part)
+            res[r] += part
+    # res[r, o, (j, c)] -> (O, C, *rest, k_last)
+    kl = kernel[-1] if plan.stack else 1
+    res = res.reshape((len(plan.offsets), o, kl, c))
     return xp.ascontiguousarray(xp.transpose(res, (1, 3, 0, 2))).reshape((o, c) + kernel)
 
 

@@ -80,8 +80,8 @@ def _ref_with_mask(x, *args, **kwargs):
 def _distinct(rng, dtype, *shape):
     """Values without ties (so the argmax and its gradient are unambiguous)."""
     n = max(int(np.prod(shape)), 1)
-    return (rng.permutation(int(np.prod(shape))).reshape(shape) / n - 0.5 + rng.uniform(0, 0.1 / n, shape)
-            ).astype(dtype)
+    ranks = rng.permutation(int(np.prod(shape))).reshape(shape)
+    return (ranks / n - 0.5 + rng.uniform(0, 0.1 / n, shape)).astype(dtype)
 
 
 def _pool2d_samples(rng, dtype):
