@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import sampan as _paddle
+from sampan.nn.clip import _sum_squares
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
@@ -55,6 +56,9 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
         if norm_type == math.inf:
             norms = [p.grad.abs().max() for p in params]
             total = norms[0] if len(norms) == 1 else _paddle.stack(norms).max()
+        elif norm_type == 2.0:
+            norms = [_sum_squares(p.grad).sqrt() for p in params]
+            total = _paddle.linalg.norm(_paddle.stack(norms), p=norm_type)
         else:
             norms = [_paddle.linalg.norm(p.grad.flatten(), p=norm_type) for p in params]
             total = _paddle.linalg.norm(_paddle.stack(norms), p=norm_type)
