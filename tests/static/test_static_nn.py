@@ -224,15 +224,11 @@ def _clone_for_test(fn):
         return x, exe.run(test, feed={"x": x}, fetch_list=[out])[0]
 
 
-@pytest.mark.xfail(reason="request T2: dropout has no `training` attr that "
-                          "clone(for_test=True) can flip", strict=False)
 def test_clone_for_test_turns_dropout_off():
     x, got = _clone_for_test(lambda v: F.dropout(v, 0.5))
     np.testing.assert_allclose(got, x)
 
 
-@pytest.mark.xfail(reason="request T2: clone(for_test=True) does not switch batch_norm to "
-                          "the running statistics", strict=False)
 def test_clone_for_test_uses_running_stats_in_batch_norm():
     x, got = _clone_for_test(lambda v: static.nn.batch_norm(v))
     np.testing.assert_allclose(got, x / np.sqrt(1 + 1e-5), rtol=1e-5)
