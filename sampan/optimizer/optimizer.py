@@ -13,6 +13,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..backend import numpy_ as _xp
+from ..framework.flags import STATE
 from ..framework.tensor import Tensor
 from ..ops.opdef import REGISTRY
 from ..regularizer import L2Decay, WeightDecayRegularizer
@@ -49,7 +50,7 @@ class Optimizer:
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None) -> None:
         api = type(self).__name__
-        if parameters is None:
+        if parameters is None and not STATE.static_mode:
             raise AttributeError(f"{api}: parameters argument given to the Optimizer should "
                                  f"not be None in dygraph mode")
         if isinstance(parameters, Tensor):
@@ -73,7 +74,8 @@ class Optimizer:
         self.regularization = _as_regularizer(api, weight_decay)
         self._grad_clip = grad_clip
         self._name = name
-        self._parameter_list = list(parameters)
+        # static mode: no list means every trainable parameter of the loss's program
+        self._parameter_list = [] if parameters is None else list(parameters)
         for item in self._parameter_list:
             if not isinstance(item, (Tensor, dict)) and not _is_variable(item):
                 raise TypeError(f"{api}: parameters must be Tensors (or parameter-group dicts), "

@@ -48,3 +48,25 @@ def test_reshape_zero_copies_an_unknown_dim():
     g = xv.reshape(3, 4, -1)
     want = ((g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + 1e-5))
     np.testing.assert_allclose(gn, want.reshape(xv.shape), rtol=1e-4, atol=1e-5)
+
+
+def test_optimizer_without_parameters_in_static_mode_trains_everything():
+    rng = np.random.default_rng(0)
+    xv = rng.normal(size=(64, 4)).astype("float32")
+    yv = xv.sum(1, keepdims=True)
+    paddle.enable_static()
+    try:
+        main, start = static.Program(), static.Program()
+        with static.program_guard(main, start):
+            x = static.data("x", [None, 4], "float32")
+            y = static.data("y", [None, 1], "float32")
+            loss = ((static.nn.fc(x, 1) - y) ** 2).mean()
+            paddle.optimizer.Adam(0.05).minimize(loss)
+        exe = static.Executor()
+        exe.run(start)
+        first = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss])[0]
+        for _ in range(60):
+            last = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss])[0]
+    finally:
+        paddle.disable_static()
+    assert last < 0.05 * first
