@@ -163,7 +163,14 @@ class Adam(_AdamBase):
 
 def adam_step(xp, param, grad, lr, moment1, moment2, moment2_max, beta1_pow, beta2_pow,
               beta1, beta2, epsilon) -> None:
-    """The in-place Adam update shared by adam and adamw (few temporaries: it is hot)."""
+    """The in-place Adam update shared by adam and adamw (few temporaries: it is hot).
+
+    12 in-place ufunc passes over one temporary; NumPy has no fused a*x+y, so this is the
+    floor for ufuncs (measured on the 784-512-256-10 MLP, 2-core box: 0.72 ms raw NumPy vs
+    0.77 ms per optimizer step; float32 sqrt alone is ~30%). Tried and rejected: L2-sized
+    chunks (15-45% slower: the passes are not memory bound), a 2-thread split along axis 0
+    (0.52 ms with an idle second core, 1.3-1.8 ms when it is busy), a lerp form of the
+    moment update (same pass count)."""
     p1, p2 = scalar(beta1_pow), scalar(beta2_pow)
     beta1, beta2 = hyper(xp, param, beta1, beta2)
     moment1 *= beta1
