@@ -449,7 +449,7 @@ class Clip(OpDef):
         hi = None if max is None else max.astype(x.dtype).reshape(())
         if lo is None and hi is None:
             return x.copy()
-        return xp.clip(x, lo, hi)
+        return xp.clip(x, lo, hi).astype(x.dtype, copy=False)  # bfloat16 comes back float32
 
     def vjp(self, ctx, g):
         mask = None

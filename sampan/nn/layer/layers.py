@@ -21,7 +21,10 @@ __all__ = ["Layer"]
 
 
 def _snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    """Paddle's layer-name rule: Conv2D -> conv2d, BatchNorm1D -> batch_norm1d,
+    Conv2DTranspose -> conv2d_transpose (names reach optimizer state keys)."""
+    s1 = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s1).lower()
 
 
 class HookRemoveHelper:
