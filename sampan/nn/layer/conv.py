@@ -36,7 +36,7 @@ class _ConvNd(Layer):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, dilation=1, groups=1, padding_mode="zeros",
-                 weight_attr=None, bias_attr=None, data_format=None) -> None:
+                 weight_attr=None, bias_attr=None, data_format=None, dtype=None) -> None:
         super().__init__()
         layer = type(self).__name__
         nd = self.nd
@@ -77,9 +77,10 @@ class _ConvNd(Layer):
         else:
             shape = [out_channels, in_channels // groups, *self._kernel_size]
             init = Normal(0.0, (2.0 / (in_channels * math.prod(self._kernel_size))) ** 0.5)
-        self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=init)
+        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=dtype,
+                                            default_initializer=init)
         self.bias = None if bias_attr is False else self.create_parameter(
-            [out_channels], attr=bias_attr, is_bias=True)
+            [out_channels], attr=bias_attr, dtype=dtype, is_bias=True)
 
     def _padded(self, x):
         """Apply a non-zero padding_mode explicitly (the convolution then pads nothing)."""
@@ -108,13 +109,18 @@ class _ConvNd(Layer):
 
 
 class _Conv(_ConvNd):
+    """Paddle 2.6 argument order; Paddle 3.x's keyword-only bias (False: no bias, as
+    bias_attr=False), device (ignored: CPU only) and dtype are accepted too."""
+
     fn = None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
-                 data_format=None) -> None:
+                 data_format=None, *, bias=True, device=None, dtype=None) -> None:
+        if bias is False:
+            bias_attr = False
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, 0, dilation,
-                         groups, padding_mode, weight_attr, bias_attr, data_format)
+                         groups, padding_mode, weight_attr, bias_attr, data_format, dtype)
 
     def forward(self, x):
         padding = self._padding
@@ -132,6 +138,13 @@ class Conv1D(_Conv):
 
     nd = 1
     fn = staticmethod(F.conv1d)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
+                 data_format="NCL", *, bias=True, device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, padding_mode, weight_attr, bias_attr, data_format, bias=bias,
+                         device=device, dtype=dtype)
 
 
 class Conv2D(_Conv):
@@ -158,6 +171,13 @@ class Conv2D(_Conv):
     nd = 2
     fn = staticmethod(F.conv2d)
 
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
+                 data_format="NCHW", *, bias=True, device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, padding_mode, weight_attr, bias_attr, data_format, bias=bias,
+                         device=device, dtype=dtype)
+
 
 class Conv3D(_Conv):
     """3-D convolution layer: weight [out_channels, in_channels / groups, kd, kh, kw]; input
@@ -165,6 +185,13 @@ class Conv3D(_Conv):
 
     nd = 3
     fn = staticmethod(F.conv3d)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
+                 data_format="NCDHW", *, bias=True, device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, padding_mode, weight_attr, bias_attr, data_format, bias=bias,
+                         device=device, dtype=dtype)
 
 
 class _ConvTranspose(_ConvNd):
@@ -213,6 +240,12 @@ class Conv2DTranspose(_ConvTranspose):
     nd = 2
     fn = staticmethod(F.conv2d_transpose)
 
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+                 data_format="NCHW") -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, dilation, groups, weight_attr, bias_attr, data_format)
+
 
 class Conv3DTranspose(_ConvTranspose):
     """3-D transposed convolution layer: weight [in_channels, out_channels / groups, kd, kh,
@@ -220,6 +253,12 @@ class Conv3DTranspose(_ConvTranspose):
 
     nd = 3
     fn = staticmethod(F.conv3d_transpose)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW") -> None:
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, dilation, groups, weight_attr, bias_attr, data_format)
 
 
 class Unfold(Layer):

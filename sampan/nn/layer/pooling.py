@@ -52,11 +52,11 @@ class MaxPool2D(Layer):
     fn = staticmethod(F.max_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, return_mask=False,
-                 ceil_mode=False, data_format=None, name=None) -> None:
+                 ceil_mode=False, data_format="NCHW", name=None) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode, self.name = return_mask, ceil_mode, name
-        self.data_format = data_format or ("NCHW" if type(self) is MaxPool2D else "NCDHW")
+        self.data_format = data_format
 
     def forward(self, x):
         return type(self).fn(x, self.ksize, self.stride, self.padding, self.return_mask,
@@ -69,6 +69,11 @@ class MaxPool3D(MaxPool2D):
     """Max pooling over [N, C, D, H, W] (or NDHWC); see paddle.nn.functional.max_pool3d."""
 
     fn = staticmethod(F.max_pool3d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask=False,
+                 ceil_mode=False, data_format="NCDHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, return_mask, ceil_mode, data_format,
+                         name)
 
 
 class AvgPool1D(Layer):
@@ -97,11 +102,11 @@ class AvgPool2D(Layer):
     fn = staticmethod(F.avg_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
-                 divisor_override=None, data_format=None, name=None) -> None:
+                 divisor_override=None, data_format="NCHW", name=None) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
         self.ceil_mode, self.exclusive, self.divisor = ceil_mode, exclusive, divisor_override
-        self.data_format = data_format or ("NCHW" if type(self) is AvgPool2D else "NCDHW")
+        self.data_format = data_format
         self.name = name
 
     def forward(self, x):
@@ -115,6 +120,11 @@ class AvgPool3D(AvgPool2D):
     """Average pooling over [N, C, D, H, W] (or NDHWC); see avg_pool3d."""
 
     fn = staticmethod(F.avg_pool3d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+                 divisor_override=None, data_format="NCDHW", name=None) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+                         data_format, name)
 
 
 class _Adaptive(Layer):
@@ -217,13 +227,12 @@ class AdaptiveMaxPool3D(_AdaptiveMax):
 
 class _MaxUnPool(Layer):
     fn = None
-    default_format = "NCHW"
 
-    def __init__(self, kernel_size, stride=None, padding=0, data_format=None,
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW",
                  output_size=None, name=None) -> None:
         super().__init__()
         self.ksize, self.stride, self.padding = kernel_size, stride, padding
-        self.data_format = data_format or self.default_format
+        self.data_format = data_format
         self.output_size, self.name = output_size, name
 
     def forward(self, x, indices):
@@ -238,7 +247,10 @@ class MaxUnPool1D(_MaxUnPool):
     """Inverse of MaxPool1D given its mask; forward(x, indices)."""
 
     fn = staticmethod(F.max_unpool1d)
-    default_format = "NCL"
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None) -> None:
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
 
 
 class MaxUnPool2D(_MaxUnPool):
@@ -246,28 +258,34 @@ class MaxUnPool2D(_MaxUnPool):
 
     fn = staticmethod(F.max_unpool2d)
 
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None) -> None:
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
 
 class MaxUnPool3D(_MaxUnPool):
     """Inverse of MaxPool3D given its mask; forward(x, indices)."""
 
     fn = staticmethod(F.max_unpool3d)
-    default_format = "NCDHW"
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None) -> None:
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
 
 
 class LPPool1D(Layer):
     """Power-average pooling of [N, C, L]; see paddle.nn.functional.lp_pool1d."""
 
     fn = staticmethod(F.lp_pool1d)
-    default_format = "NCL"
 
     def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 data_format=None, name=None) -> None:
+                 data_format="NCL", name=None) -> None:
         super().__init__()
         self.norm_type, self.kernel_size = float(norm_type), kernel_size
         # NOTE: Paddle's LPPool2D (not LPPool1D) stores stride = kernel_size when None
-        self.stride = kernel_size if stride is None and self.default_format == "NCHW" else stride
+        self.stride = kernel_size if stride is None and type(self) is LPPool2D else stride
         self.padding, self.ceil_mode, self.name = padding, ceil_mode, name
-        self.data_format = data_format or self.default_format
+        self.data_format = data_format
 
     @property
     def ksize(self):
@@ -285,4 +303,7 @@ class LPPool2D(LPPool1D):
     """Power-average pooling of [N, C, H, W]; see paddle.nn.functional.lp_pool2d."""
 
     fn = staticmethod(F.lp_pool2d)
-    default_format = "NCHW"
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 data_format="NCHW", name=None) -> None:
+        super().__init__(norm_type, kernel_size, stride, padding, ceil_mode, data_format, name)
