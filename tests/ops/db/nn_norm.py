@@ -71,6 +71,41 @@ def _bn_global_samples(rng, dtype):
                    {**kw, "data_format": "NLC", "epsilon": 1e-2}, name="NLC")]
 
 
+def _bn_vjp(x, dout, mean, invstd, w=None, **kw):
+    return dispatch(REGISTRY["_batch_norm_vjp"], (x, dout, mean, invstd, w), kw)
+
+
+def _bn_vjp_ref(x, dout, mean, invstd, w=None, data_format="NCHW"):
+    c = 1 if data_format[1] == "C" or x.ndim == 2 else x.ndim - 1
+    axes = tuple(i for i in range(x.ndim) if i != c)
+    shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
+    n = x.size // x.shape[c]
+    xhat = (x - mean.reshape(shape)) * invstd.reshape(shape)
+    gb = dout.sum(axes)
+    gw = (dout * xhat).sum(axes)
+    k = invstd if w is None else invstd * w
+    gx = k.reshape(shape) * (dout - (gb / n).reshape(shape) - xhat * (gw / n).reshape(shape))
+    return gx, gw, gb
+
+
+def _bn_vjp_samples(rng, dtype):
+    """(x, dout, saved_mean, saved_invstd[, weight]) with the statistics of x."""
+    def r(*shape):
+        return rng.uniform(-1, 1, shape).astype(dtype)
+
+    def sample(x, w, fmt, name):
+        c = 1 if fmt[1] == "C" or x.ndim == 2 else x.ndim - 1
+        axes = tuple(i for i in range(x.ndim) if i != c)
+        stats = (x.mean(axes).astype(dtype), (1 / np.sqrt(x.var(axes) + 1e-5)).astype(dtype))
+        args = (x, r(*x.shape), *stats) + (() if w is None else (w,))
+        return Sample(args, {"data_format": fmt}, name=name)
+    return [sample(r(2, 3, 2, 2), r(3), "NCHW", "NCHW"),
+            sample(r(4, 3), r(3), "NC", "NC"),
+            sample(r(2, 3, 2), r(2), "NLC", "NLC"),
+            sample(r(3, 2, 4), None, "NCL", "no-weight"),
+            sample(r(4, 3, 2).transpose(0, 2, 1), r(3), "NLC", "non-contiguous")]
+
+
 def _ln_all(x, w=None, b=None, **kw):
     return dispatch(REGISTRY["layer_norm"], (x, w, b), {"begin_norm_axis": 1,
                                                          "epsilon": 1e-5, **kw})
@@ -112,6 +147,40 @@ def _ln_samples(rng, dtype):
             Sample((r(0, 4), r(4), r(4)), name="empty")]
 
 
+def _ln_vjp(x, dout, mean, invstd, w=None, **kw):
+    return dispatch(REGISTRY["_layer_norm_vjp"], (x, dout, mean, invstd, w), kw)
+
+
+def _ln_vjp_ref(x, dout, mean, invstd, w=None, begin_norm_axis=1):
+    d = int(np.prod(x.shape[begin_norm_axis:]))
+    rows, g = x.reshape(-1, d), dout.reshape(-1, d)
+    xhat = (rows - mean.reshape(-1, 1)) * invstd.reshape(-1, 1)
+    gxhat = g if w is None else g * w.reshape(-1)
+    gx = invstd.reshape(-1, 1) * (gxhat - gxhat.mean(1, keepdims=True)
+                                  - xhat * (gxhat * xhat).mean(1, keepdims=True))
+    return gx.reshape(x.shape), (g * xhat).sum(0), g.sum(0)
+
+
+def _ln_vjp_samples(rng, dtype):
+    """(x, dout, saved_mean, saved_invstd[, weight]) with the statistics of x."""
+    def r(*shape):
+        return rng.uniform(-1, 1, shape).astype(dtype)
+
+    def sample(x, w, begin, name):
+        axes = tuple(range(begin, x.ndim))
+        stats = (x.mean(axes).astype(dtype),
+                 (1 / np.sqrt(x.var(axes) + 1e-5)).astype(dtype))
+        args = (x, r(*x.shape), *stats) + (() if w is None else (w,))
+        return Sample(args, {"begin_norm_axis": begin}, name=name)
+    return [sample(r(3, 4), r(4), 1, "2-d"),
+            sample(r(2, 3, 4), r(3, 4), 1, "last-2"),
+            sample(r(2, 3, 4), r(4), 2, "last-1"),
+            sample(r(3, 5), None, 1, "no-weight"),
+            sample(r(5, 3).T, r(5), 1, "non-contiguous"),
+            sample(r(6), r(6), 0, "1-d"),
+            sample(r(0, 4), r(4), 1, "empty")]
+
+
 ENTRIES = [
     OpEntry("batch_norm", _bn_all, _bn_ref, _bn_samples, grad=False),
     OpEntry("batch_norm", _bn_out, _bn_ref_out, _bn_samples, name="batch_norm-out"),
@@ -119,6 +188,8 @@ ENTRIES = [
             name="batch_norm-global"),
     OpEntry("batch_norm", _bn_out, _bn_ref_out, _bn_global_samples, grad_args=(0, 3, 4),
             name="batch_norm-global-out"),
+    OpEntry("_batch_norm_vjp", _bn_vjp, _bn_vjp_ref, _bn_vjp_samples, grad=False),
     OpEntry("layer_norm", _ln_all, _ln_ref, _ln_samples, grad=False),
     OpEntry("layer_norm", _ln_out, _ln_ref_out, _ln_samples, name="layer_norm-out"),
+    OpEntry("_layer_norm_vjp", _ln_vjp, _ln_vjp_ref, _ln_vjp_samples, grad=False),
 ]
