@@ -11,6 +11,7 @@ import sampan.nn.functional as F
 from sampan.ops import REGISTRY
 from sampan.backend import numpy_ as xp
 from sampan.ops import nn_activation
+from tests.gradcheck import numeric_grad
 
 
 def _x(seed=0, shape=(3, 4), lo=0.1, hi=3.0):
@@ -18,14 +19,6 @@ def _x(seed=0, shape=(3, 4), lo=0.1, hi=3.0):
     return rng.uniform(lo, hi, shape) * rng.choice([-1.0, 1.0], shape)
 
 
-def _numeric_grad(fn, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        hi, lo = x.copy(), x.copy()
-        hi[i] += eps
-        lo[i] -= eps
-        g[i] = (fn(hi) - fn(lo)) / (2 * eps)
-    return g
 
 
 def _check_grad(fn, x, **kwargs):
@@ -39,7 +32,7 @@ def _check_grad(fn, x, **kwargs):
     t.stop_gradient = False
     out = fn(t, **kwargs)
     (out * paddle.to_tensor(w.reshape(out.shape))).sum().backward()
-    np.testing.assert_allclose(t.grad.numpy(), _numeric_grad(loss, x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(t.grad.numpy(), numeric_grad(loss, x), rtol=1e-5, atol=1e-6)
 
 
 def _sp(x):

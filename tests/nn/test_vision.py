@@ -6,16 +6,9 @@ import pytest
 import sampan as paddle
 import sampan.nn as nn
 import sampan.nn.functional as F
+from tests.gradcheck import numeric_grad
 
 
-def _numeric_grad(fn, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        hi, lo = x.copy(), x.copy()
-        hi[i] += eps
-        lo[i] -= eps
-        g[i] = (fn(hi) - fn(lo)) / (2 * eps)
-    return g
 
 
 def _check_grads(fn, *arrays, which=None):
@@ -32,7 +25,7 @@ def _check_grads(fn, *arrays, which=None):
         def loss(arr, i=i):
             args = [paddle.to_tensor(arr if k == i else a) for k, a in enumerate(arrays)]
             return float((fn(*args).numpy().reshape(-1) * w).sum())
-        np.testing.assert_allclose(tensors[i].grad.numpy(), _numeric_grad(loss, arrays[i]),
+        np.testing.assert_allclose(tensors[i].grad.numpy(), numeric_grad(loss, arrays[i]),
                                    rtol=1e-5, atol=1e-6, err_msg=f"input {i}")
 
 
