@@ -11,6 +11,7 @@ from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F4
                       program_guard)
 from .builder import disable_static, enable_static  # noqa: F401
 from .input import create_global_var, create_parameter, data  # noqa: F401
+from .input_spec import InputSpec  # noqa: F401
 from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
 from .io import (deserialize_persistables, deserialize_program,  # noqa: F401
@@ -32,7 +33,7 @@ def cuda_places(device_ids=None) -> list:
     return []
 
 
-__all__ = ["Program", "Variable", "Parameter", "Block", "Operator", "default_main_program",
+__all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator", "default_main_program",
            "default_startup_program", "program_guard", "name_scope", "data",
            "create_parameter", "create_global_var", "Executor", "Scope", "global_scope",
            "scope_guard", "append_backward", "gradients", "cpu_places", "cuda_places",
