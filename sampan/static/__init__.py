@@ -33,12 +33,12 @@ def cuda_places(device_ids=None) -> list:
     return []
 
 
-__all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator", "default_main_program",
-           "default_startup_program", "program_guard", "name_scope", "data",
-           "create_parameter", "create_global_var", "Executor", "Scope", "global_scope",
-           "scope_guard", "append_backward", "gradients", "cpu_places", "cuda_places",
-           "CPUPlace", "CUDAPlace", "save_inference_model", "load_inference_model",
-           "serialize_program", "deserialize_program", "serialize_persistables",
-           "deserialize_persistables", "normalize_program", "Print", "BuildStrategy",
-           "CompiledProgram", "ExecutionStrategy", "save", "load", "load_program_state",
-           "set_program_state"]
+__all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
+           "default_main_program", "default_startup_program", "program_guard",
+           "name_scope", "data", "create_parameter", "create_global_var", "Executor",
+           "Scope", "global_scope", "scope_guard", "append_backward", "gradients",
+           "cpu_places", "cuda_places", "CPUPlace", "CUDAPlace", "save_inference_model",
+           "load_inference_model", "serialize_program", "deserialize_program",
+           "serialize_persistables", "deserialize_persistables", "normalize_program",
+           "Print", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "save",
+           "load", "load_program_state", "set_program_state"]
