@@ -1,7 +1,361 @@
-"""Loss operators with dedicated kernels (softmax cross entropy, ctc, ...).
+"""Loss operators with dedicated kernels: softmax cross entropy (the hot path of
+classification training) and CTC (forward-backward over label alignments in log space).
 
-Imports only `framework`, `backend` and sibling op modules.
+Imports only `framework`, `backend` and sibling op modules; vjp rules use sampan ops.
 """
 from __future__ import annotations
 
-from .opdef import OpDef, TensorSpec, register  # noqa: F401
+from ..framework import dtype as _dt
+from .dispatch import call
+from .opdef import OpDef, TensorSpec, norm_axis, register, require_float
+
+
+def _ce_label_error(api: str, logits: tuple, label: tuple, axis: int, soft: bool) -> str:
+    if soft:
+        return (f"{api}: with soft_label=True, label must have the shape of logits "
+                f"{list(logits)}; got label shape {list(label)}")
+    want = list(logits)
+    want[axis] = 1
+    return (f"{api}: with hard labels, label must have shape {want} (logits shape "
+            f"{list(logits)} with dim {axis} set to 1); got label shape {list(label)}")
+
+
+def _same_dims(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x == y or -1 in (x, y) for x, y in zip(a, b))
+
+
+@register
+class SoftmaxWithCrossEntropy(OpDef):
+    """loss = logsumexp(logits) - logits[label] along `axis` (hard labels) or
+    -sum(label * log_softmax(logits)) (soft labels); also returns softmax(logits).
+
+    loss keeps `axis` as a dim of size 1. Hard labels are integers of the logits' shape with
+    `axis` of size 1; entries equal to `ignore_index` give loss 0 and no gradient. The kernel
+    shifts by the max before exponentiating (stable for any logits). Gradient w.r.t. logits:
+    g * (softmax - onehot(label)) (soft: g * (softmax * sum(label) - label)); soft labels also
+    get -g * log_softmax. Both outputs are differentiable.
+    """
+
+    name = "softmax_with_cross_entropy"
+    inputs = ("logits", "label")
+    outputs = ("loss", "softmax")
+    attrs = {"soft_label": False, "ignore_index": -100, "axis": -1}
+    saves = ("logits", "label", "softmax")
+
+    def infer(self, logits, label, soft_label=False, ignore_index=-100, axis=-1):
+        api = self.name
+        require_float(api, logits, "logits")
+        if logits.ndim == 0:
+            raise ValueError(f"{api}: logits must have at least 1 dim, got a 0-D tensor")
+        ax = norm_axis(api, axis, logits.ndim)
+        want = list(logits.shape)
+        if soft_label:
+            if label.dtype.kind != "f":
+                raise TypeError(f"{api}: soft labels must be a floating point tensor, got "
+                                f"{label.dtype.name}")
+        else:
+            if label.dtype.kind not in "iu":
+                raise TypeError(f"{api}: hard labels must be an int32 or int64 tensor, got "
+                                f"{label.dtype.name}")
+            want[ax] = 1
+        if not _same_dims(tuple(want), label.shape):
+            raise ValueError(_ce_label_error(api, logits.shape, label.shape, ax, soft_label))
+        loss = list(logits.shape)
+        loss[ax] = 1
+        return TensorSpec(loss, logits.dtype), logits
+
+    def compute(self, xp, logits, label, soft_label=False, ignore_index=-100, axis=-1):
+        ax = axis % logits.ndim if logits.ndim else axis
+        top = xp.max(logits, axis=ax, keepdims=True) if logits.size else \
+            xp.zeros(label.shape[:ax] + (1,) + label.shape[ax + 1:], logits.dtype)
+        shifted = logits - top
+        if soft_label:
+            if label.shape != logits.shape:
+                raise ValueError("label shape")
+            picked = xp.sum(label * shifted, axis=ax, keepdims=True)
+            mass = xp.sum(label, axis=ax, keepdims=True)
+        else:
+            want = logits.shape[:ax] + (1,) + logits.shape[ax + 1:]
+            if label.shape != want:
+                raise ValueError("label shape")
+            ignored = label == ignore_index
+            safe = xp.where(ignored, 0, label)
+            _check_classes(self.name, xp, safe, ignored, logits.shape[ax], ignore_index)
+            picked = xp.take_along_axis(shifted, safe.astype(xp.intp, copy=False), ax)
+        xp.exp(shifted, out=shifted)
+        total = xp.sum(shifted, axis=ax, keepdims=True)
+        shifted /= total
+        log_total = xp.log(total)
+        if soft_label:
+            loss = log_total * mass - picked
+        else:
+            loss = xp.where(ignored, logits.dtype.type(0), log_total - picked)
+        return loss.astype(logits.dtype, copy=False), shifted
+
+    def vjp(self, ctx, g_loss, g_softmax):
+        sm = ctx.softmax
+        logits = ctx.logits
+        ax = norm_axis(self.name, ctx.axis, logits.ndim)
+        dtype = logits.dtype.name
+        g_label = None
+        if ctx.soft_label:
+            label = ctx.label
+            mass = call("sum", label, axis=[ax], keepdim=True)
+            g_logits = (sm * mass - label) * g_loss
+            if ctx.needs[1]:
+                log_sm = logits - call("logsumexp", logits, axis=[ax], keepdim=True)
+                g_label = -(log_sm * g_loss)
+        else:
+            label = ctx.label
+            valid = call("cast", call("not_equal", label, _full_like(label, ctx.ignore_index)),
+                         dtype=dtype)
+            g = g_loss * valid
+            classes = logits.shape[ax]
+            shape = [1] * logits.ndim
+            shape[ax] = classes
+            iota = call("reshape", call("arange", start=0, end=classes, step=1,
+                                        dtype=label.dtype.name), shape=shape)
+            onehot = call("cast", call("equal", label, iota), dtype=dtype)
+            g_logits = (sm - onehot) * g
+        inner = call("sum", g_softmax * sm, axis=[ax], keepdim=True)
+        g_logits = g_logits + sm * (g_softmax - inner)
+        return g_logits, g_label
+
+    @staticmethod
+    def decompose(logits, label, soft_label=False, ignore_index=-100, axis=-1):
+        ax = axis % logits.ndim
+        log_sm = logits - call("logsumexp", logits, axis=[ax], keepdim=True)
+        softmax = call("exp", log_sm)
+        if soft_label:
+            return -call("sum", label * log_sm, axis=[ax], keepdim=True), softmax
+        keep = call("not_equal", label, _full_like(label, ignore_index))
+        safe = call("where", keep, label, _full_like(label, 0))
+        picked = call("take_along_axis", log_sm, safe, axis=ax, broadcast=False)
+        return -picked * call("cast", keep, dtype=logits.dtype.name), softmax
+
+
+def _full_like(t, value):
+    return call("full_like", t, fill_value=value, dtype=t.dtype.name)
+
+
+def _check_classes(api: str, xp, safe, ignored, classes: int, ignore_index: int) -> None:
+    """IndexError when a label (other than ignore_index) is outside [0, classes)."""
+    if safe.size == 0:
+        return
+    lo, hi = safe.min(), safe.max()
+    if lo < 0 or hi >= classes:
+        bad = safe[(safe < 0) | (safe >= classes)]
+        raise IndexError(f"{api}: label value {int(bad.flat[0])} is out of range for "
+                         f"{classes} classes (expected 0 <= label < {classes} or label == "
+                         f"ignore_index {ignore_index})")
+
+
+# --- CTC -------------------------------------------------------------------------------
+
+def _ctc_check(api: str, logits, labels, input_lengths, label_lengths) -> None:
+    require_float(api, logits, "log_probs")
+    if logits.ndim != 3:
+        raise ValueError(f"{api}: log_probs must be 3-D [max_logit_length, batch_size, "
+                         f"num_classes + 1], got shape {list(logits.shape)}")
+    if labels.ndim != 2 or labels.dtype.kind not in "iu":
+        raise ValueError(f"{api}: labels must be a 2-D int tensor [batch_size, "
+                         f"max_label_length], got shape {list(labels.shape)} dtype "
+                         f"{labels.dtype.name}")
+    batch = logits.shape[1]
+    for arg, spec in (("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        if spec.dtype.kind not in "iu" or spec.ndim != 1:
+            raise ValueError(f"{api}: {arg} must be a 1-D int tensor [batch_size], got shape "
+                             f"{list(spec.shape)} dtype {spec.dtype.name}")
+        if -1 not in (spec.shape[0], batch) and spec.shape[0] != batch:
+            raise ValueError(f"{api}: {arg} has {spec.shape[0]} entries but log_probs has "
+                             f"batch_size {batch}")
+    if -1 not in (labels.shape[0], batch) and labels.shape[0] != batch:
+        raise ValueError(f"{api}: labels has batch_size {labels.shape[0]} but log_probs has "
+                         f"batch_size {batch}")
+
+
+def _logsumexp3(xp, a, b, c):
+    top = xp.maximum(xp.maximum(a, b), c)
+    safe = xp.where(xp.isfinite(top), top, 0)
+    with xp.errstate(all="ignore"):
+        return xp.log(xp.exp(a - safe) + xp.exp(b - safe) + xp.exp(c - safe)) + safe
+
+
+class _CtcLattice:
+    """Log-softmax of the logits gathered on the blank-extended labels of each sequence."""
+
+    def __init__(self, api, xp, logits, labels, input_lengths, label_lengths, blank):
+        steps, batch, classes = logits.shape
+        if not 0 <= blank < classes:
+            raise ValueError(f"{api}: blank {blank} is out of range for {classes} classes")
+        self.tl = input_lengths.astype(xp.int64)
+        self.ll = label_lengths.astype(xp.int64)
+        if batch and (self.tl.min() < 0 or self.tl.max() > steps):
+            raise ValueError(f"{api}: input_lengths must lie in [0, {steps}], got "
+                             f"{self.tl.tolist()}")
+        if batch and (self.ll.min() < 0 or self.ll.max() > labels.shape[1]):
+            raise ValueError(f"{api}: label_lengths must lie in [0, {labels.shape[1]}], got "
+                             f"{self.ll.tolist()}")
+        top = xp.max(logits, axis=2, keepdims=True) if logits.size else 0
+        shifted = logits - top
+        self.logp = shifted - xp.log(xp.sum(xp.exp(shifted), axis=2, keepdims=True))
+        width = 2 * labels.shape[1] + 1
+        ext = xp.full((batch, width), blank, xp.int64)
+        ext[:, 1::2] = labels
+        pos = xp.arange(width)
+        ext = xp.where(pos[None, :] < 2 * self.ll[:, None] + 1, ext, blank)
+        if ext.size and (ext.min() < 0 or ext.max() >= classes):
+            raise ValueError(f"{api}: labels must lie in [0, {classes}), got values in "
+                             f"[{int(ext.min())}, {int(ext.max())}]")
+        self.ext = ext
+        self.emit = xp.take_along_axis(self.logp, xp.broadcast_to(ext, (steps,) + ext.shape), 2)
+        skip = xp.zeros((batch, width), bool)
+        skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+        self.skip = skip
+        self.shape = (steps, batch, width)
+
+    def alpha(self, xp):
+        steps, batch, width = self.shape
+        neg = self.emit.dtype.type(-xp.inf)
+        alpha = xp.full(self.shape, neg, self.emit.dtype)
+        if steps == 0:
+            return alpha
+        alpha[0, :, :2] = self.emit[0, :, :2]
+        if width > 1:
+            alpha[0, :, 1] = xp.where(self.ll > 0, alpha[0, :, 1], neg)
+        for t in range(1, steps):
+            prev = alpha[t - 1]
+            one = xp.concatenate([xp.full((batch, 1), neg), prev[:, :-1]], 1)
+            two = xp.concatenate([xp.full((batch, 2), neg), prev[:, :-2]], 1)
+            two = xp.where(self.skip, two, neg)
+            alpha[t] = _logsumexp3(xp, prev, one, two) + self.emit[t]
+        return alpha
+
+    def beta(self, xp):
+        steps, batch, width = self.shape
+        neg = self.emit.dtype.type(-xp.inf)
+        beta = xp.full(self.shape, neg, self.emit.dtype)
+        rows = xp.arange(batch)
+        last = 2 * self.ll
+        skip_next = xp.concatenate([self.skip[:, 2:], xp.zeros((batch, 2), bool)], 1)
+        for t in range(steps - 1, -1, -1):
+            if t + 1 < steps:
+                nxt = beta[t + 1]
+                one = xp.concatenate([nxt[:, 1:], xp.full((batch, 1), neg)], 1)
+                two = xp.concatenate([nxt[:, 2:], xp.full((batch, 2), neg)], 1)
+                two = xp.where(skip_next, two, neg)
+                beta[t] = _logsumexp3(xp, nxt, one, two) + self.emit[t]
+            final = self.tl - 1 == t
+            if final.any():
+                init = xp.full((batch, width), neg, self.emit.dtype)
+                init[rows, last] = self.emit[t, rows, last]
+                has = self.ll > 0
+                init[rows[has], last[has] - 1] = self.emit[t, rows[has], last[has] - 1]
+                beta[t] = xp.where(final[:, None], init, beta[t])
+        return beta
+
+    def feasible(self, xp, labels):
+        """Whether each sequence has enough frames for its labels (repeats need a blank
+        between them); warpctc gives infeasible sequences loss 0 and no gradient."""
+        width = labels.shape[1]
+        repeats = xp.zeros(self.ll.shape, xp.int64)
+        if width > 1:
+            same = labels[:, 1:] == labels[:, :-1]
+            inside = xp.arange(1, width)[None, :] < self.ll[:, None]
+            repeats = xp.sum(same & inside, axis=1)
+        return self.tl >= self.ll + repeats
+
+    def loss(self, xp, alpha, feasible):
+        steps, batch, width = self.shape
+        rows = xp.arange(batch)
+        t_end = xp.maximum(self.tl - 1, 0)
+        end = alpha[t_end, rows] if steps else xp.full((batch, width), -xp.inf)
+        last = 2 * self.ll
+        a = end[rows, last]
+        b = xp.where(self.ll > 0, end[rows, xp.maximum(last - 1, 0)], -xp.inf)
+        total = _logsumexp3(xp, a, b, xp.full_like(a, -xp.inf))
+        total = xp.where(self.tl == 0, 0.0, total)
+        return xp.where(feasible, -total, 0.0)
+
+
+@register
+class CtcLoss(OpDef):
+    """Per-sequence CTC loss -log p(labels | logits) with softmax over the classes.
+
+    log_probs [T, B, K] are unnormalised logits (Paddle's warpctc applies softmax itself);
+    labels [B, L] int; input_lengths and label_lengths [B] int. Returns [B] in the logits'
+    dtype; impossible alignments give inf. Gradient: softmax - per-frame class posterior
+    (frames past a sequence's length get none), divided by the sequence length when
+    norm_by_times. The posterior is treated as constant in second-order gradients.
+    """
+
+    name = "ctc_loss"
+    inputs = ("log_probs", "labels", "input_lengths", "label_lengths")
+    attrs = {"blank": 0, "norm_by_times": False}
+
+    def infer(self, log_probs, labels, input_lengths, label_lengths, blank=0,
+              norm_by_times=False):
+        _ctc_check(self.name, log_probs, labels, input_lengths, label_lengths)
+        return TensorSpec((log_probs.shape[1],), log_probs.dtype)
+
+    def compute(self, xp, log_probs, labels, input_lengths, label_lengths, blank=0,
+                norm_by_times=False):
+        lat = _CtcLattice(self.name, xp, log_probs, labels, input_lengths, label_lengths, blank)
+        loss = lat.loss(xp, lat.alpha(xp), lat.feasible(xp, labels))
+        return loss.astype(log_probs.dtype, copy=False)
+
+    def vjp(self, ctx, g):
+        if not ctx.needs[0]:
+            return None, None, None, None
+        x = ctx.log_probs
+        dtype = x.dtype.name
+        lengths = ctx.input_lengths
+        softmax = call("exp", x - call("logsumexp", x, axis=[2], keepdim=True))
+        post, frames = call("_ctc_posterior", x, ctx.labels, lengths, ctx.label_lengths,
+                            blank=ctx.blank)
+        scale = g
+        if ctx.norm_by_times:
+            scale = scale / call("cast", call("maximum", lengths, _full_like(lengths, 1)),
+                                 dtype=dtype)
+        grad = (softmax * frames - post) * \
+            call("reshape", scale, shape=[1, -1, 1])
+        return grad, None, None, None
+
+
+@register
+class CtcPosterior(OpDef):
+    """Per-frame class posterior of the CTC alignment: posterior[t, b, k] = sum over lattice
+    positions s labelled k of alpha_t(s) * beta_t(s) / (y_t(k) * p(labels)), and
+    frames[t, b, 0] = 1.0 where frame t takes part in sequence b's loss, else 0.0.
+
+    Frames past input_lengths and sequences too short for their labels (loss 0, as warpctc)
+    get zeros in both. Private helper of ctc_loss's gradient; not differentiable.
+    """
+
+    name = "_ctc_posterior"
+    inputs = ("log_probs", "labels", "input_lengths", "label_lengths")
+    outputs = ("posterior", "frames")
+    attrs = {"blank": 0}
+
+    def infer(self, log_probs, labels, input_lengths, label_lengths, blank=0):
+        _ctc_check(self.name, log_probs, labels, input_lengths, label_lengths)
+        steps, batch = log_probs.shape[:2]
+        return log_probs, TensorSpec((steps, batch, 1), log_probs.dtype)
+
+    def compute(self, xp, log_probs, labels, input_lengths, label_lengths, blank=0):
+        lat = _CtcLattice(self.name, xp, log_probs, labels, input_lengths, label_lengths, blank)
+        alpha = lat.alpha(xp)
+        feasible = lat.feasible(xp, labels)
+        loss = lat.loss(xp, alpha, feasible)
+        occ = alpha + lat.beta(xp) - lat.emit + loss[None, :, None]
+        with xp.errstate(all="ignore"):
+            occ = xp.exp(occ)
+        keep = feasible & xp.isfinite(loss)
+        occ = xp.where(keep[None, :, None] & xp.isfinite(occ), occ, 0)
+        steps, batch, classes = log_probs.shape
+        onehot = (lat.ext[:, :, None] == xp.arange(classes)).astype(occ.dtype)
+        post = xp.matmul(occ.transpose(1, 0, 2), onehot).transpose(1, 0, 2)
+        frames = (xp.arange(steps)[:, None] < lat.tl[None, :]) & keep[None, :]
+        dtype = log_probs.dtype
+        return (xp.ascontiguousarray(post).astype(dtype, copy=False),
+                frames[:, :, None].astype(dtype))

@@ -1,4 +1,973 @@
-"""Loss functions."""
+"""Loss functions (paddle.nn.functional.*_loss, cross_entropy & co).
+
+Softmax cross entropy and CTC call their OpDefs (sampan/ops/nn_loss.py); every other loss is
+a composite of public tensor ops, so it gets gradients and static mode for free.
+"""
 from __future__ import annotations
 
-__all__: list = []
+import math
+from typing import Callable
+
+from ... import tensor as T
+from ...framework.tensor import Tensor
+from ...ops.dispatch import call
+
+__all__ = [
+    "cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
+    "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+    "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
+    "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_label_soft_margin_loss",
+    "multi_label_margin_loss", "multi_margin_loss", "soft_margin_loss", "poisson_nll_loss",
+    "gaussian_nll_loss", "ctc_loss", "sigmoid_focal_loss", "dice_loss", "square_error_cost",
+    "margin_cross_entropy", "log_loss", "npair_loss",
+]
+
+_REDUCTIONS = ("mean", "sum", "none")
+# Paddle's kernels clamp an infinite -log(p) to this value ("TolerableValue").
+_APPROX_INF = 1e20
+
+
+def _check_reduction(api: str, reduction, extra: tuple = ()) -> None:
+    if reduction not in _REDUCTIONS + extra:
+        allowed = ", ".join(repr(r) for r in _REDUCTIONS + extra)
+        raise ValueError(f"{api}: reduction must be one of {allowed}, got {reduction!r}")
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return T.mean(loss)
+    if reduction == "sum":
+        return T.sum(loss)
+    return loss
+
+
+def _check_float(api: str, x, arg: str) -> None:
+    dtype = getattr(x, "dtype", None)
+    if not hasattr(dtype, "kind"):
+        raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
+    if dtype.kind != "f":
+        raise TypeError(f"{api}: {arg} must be a float16, float32 or float64 tensor, got "
+                        f"{x.dtype.name}")
+
+
+def _check_same_shape(api: str, x, y, names=("input", "label")) -> None:
+    if list(x.shape) != list(y.shape):
+        raise ValueError(f"{api}: {names[0]} and {names[1]} must have the same shape, got "
+                         f"{list(x.shape)} and {list(y.shape)}")
+
+
+def _concrete(t) -> bool:
+    """True for an eager Tensor (values can be inspected), False for a static Variable."""
+    return isinstance(t, Tensor) and not getattr(t, "_is_variable", False)
+
+
+def _check_label_range(api: str, label, classes: int, ignore_index: int) -> None:
+    if not _concrete(label) or label.size == 0:
+        return
+    arr = label.numpy()
+    bad = arr[(arr != ignore_index) & ((arr < 0) | (arr >= classes))]
+    if bad.size:
+        raise IndexError(f"{api}: label value {int(bad.flat[0])} is out of range for "
+                         f"{classes} classes (expected 0 <= label < {classes} or label == "
+                         f"ignore_index {ignore_index})")
+
+
+def _as_float(x: Tensor, like: Tensor) -> Tensor:
+    return x if x.dtype is like.dtype else T.cast(x, like.dtype)
+
+
+def _softplus(x: Tensor) -> Tensor:
+    """log(1 + exp(x)) computed without overflow."""
+    return T.clip(x, min=0.0) + T.log1p(T.exp(-T.abs(x)))
+
+
+def _log_sigmoid(x: Tensor) -> Tensor:
+    return -_softplus(-x)
+
+
+def _onehot(label: Tensor, classes: int, axis: int, ndim: int, dtype) -> Tensor:
+    """Float one-hot of integer `label` (size 1 along `axis`) with `classes` along `axis`."""
+    shape = [1] * ndim
+    shape[axis] = classes
+    iota = T.reshape(T.arange(0, classes, dtype=label.dtype), shape)
+    return T.cast(T.equal(label, iota), dtype)
+
+
+def _class_dim_label(api: str, input: Tensor, label: Tensor, axis: int) -> tuple:
+    """Label with the class axis as a dim of size 1, and whether it had to be added."""
+    nd, ld = input.ndim, label.ndim
+    if ld == nd - 1:
+        return T.unsqueeze(label, axis), True
+    if ld == nd:
+        return label, False
+    raise ValueError(f"{api}: label must have rank {nd - 1} or {nd} for input of shape "
+                     f"{list(input.shape)} (input_dims - 1 == label_dims or input_dims == "
+                     f"label_dims); got label shape {list(label.shape)}")
+
+
+# --- softmax cross entropy ------------------------------------------------------------
+
+def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False,
+                               ignore_index: int = -100, numeric_stable_mode: bool = True,
+                               return_softmax: bool = False, axis: int = -1):
+    """Softmax of `logits` along `axis` followed by cross entropy with `label`.
+
+    Args:
+        logits (Tensor): unscaled log probabilities, float.
+        label (Tensor): int class ids with the shape of logits but 1 along `axis` (hard
+            labels), or a float distribution of the logits' shape (soft_label=True).
+        soft_label (bool): whether `label` is a distribution. Default False.
+        ignore_index (int): hard label value with loss 0 and no gradient. Default -100.
+        numeric_stable_mode (bool): kept for compatibility; always stable.
+        return_softmax (bool): also return softmax(logits). Default False.
+        axis (int): class axis. Default -1.
+
+    Returns:
+        Tensor: the loss, shaped like logits with 1 along `axis`; (loss, softmax) when
+        return_softmax.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0, 3.0]])
+        >>> F.softmax_with_cross_entropy(x, paddle.to_tensor([[2]])).numpy().round(4)
+        array([[0.4076]], dtype=float32)
+    """
+    api = "softmax_with_cross_entropy"
+    _check_float(api, logits, "logits")
+    if logits.ndim == 0:
+        raise ValueError(f"{api}: logits must have at least 1 dim, got a 0-D tensor")
+    if not soft_label:
+        label, _ = _class_dim_label(api, logits, label, axis)
+        if label.dtype.kind == "f":
+            label = T.cast(label, "int64")
+    loss, softmax = call(api, logits, label, soft_label=bool(soft_label),
+                         ignore_index=int(ignore_index), axis=int(axis))
+    return (loss, softmax) if return_softmax else loss
+
+
+def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
+                  ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
+                  axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0,
+                  name: str | None = None) -> Tensor:
+    """Cross entropy between `input` (logits, or probabilities when use_softmax=False) and
+    `label`, with Paddle's weighting and reduction rules.
+
+    Args:
+        input (Tensor): float [N_1, ..., N_k, C] (class axis `axis`).
+        label (Tensor): int class ids of shape [N_1, ..., N_k] or with a size-1 class dim, or
+            a float distribution shaped like input (soft_label=True).
+        weight (Tensor, optional): per-class weights [C].
+        ignore_index (int): hard label value that contributes no loss. Default -100.
+        reduction (str): 'mean' (weighted mean; with ignore_index >= 0 over the kept
+            entries), 'sum' or 'none'. Default 'mean'.
+        soft_label (bool): label is a distribution. Default False.
+        axis (int): class axis. Default -1.
+        use_softmax (bool): apply softmax to input first. Default True.
+        label_smoothing (float): mix the (one-hot) label with the uniform distribution.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 0-D for 'mean'/'sum'; with 'none' the label's shape (hard) or input's shape
+        with 1 along `axis` (soft).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+        >>> print(round(float(F.cross_entropy(x, paddle.to_tensor([2, 0]))), 4))
+        0.753
+    """
+    api = "cross_entropy"
+    _check_reduction(api, reduction)
+    _check_float(api, input, "input")
+    if input.ndim == 0:
+        raise ValueError(f"{api}: input must have at least 1 dim, got a 0-D tensor")
+    if soft_label and ignore_index > 0:
+        raise ValueError(f"{api}: ignore_index must be -100 with soft_label=True, got "
+                         f"{ignore_index}")
+    ax = axis + input.ndim if axis < 0 else axis
+    if not 0 <= ax < input.ndim:
+        raise IndexError(f"{api}: axis {axis} is out of range for input of rank {input.ndim}")
+    classes = input.shape[ax]
+    squeeze = False
+    if label_smoothing > 0.0:
+        label = _smoothed_label(api, input, label, ax, label_smoothing)
+        soft_label = True
+    elif not soft_label:
+        label, squeeze = _class_dim_label(api, input, label, ax)
+        if label.dtype.kind == "f":
+            label = T.cast(label, "int64")
+        _check_label_range(api, label, classes, ignore_index)
+    if weight is not None and not soft_label and weight.shape[-1] != classes:
+        raise ValueError(f"{api}: weight has {weight.shape[-1]} classes but input has "
+                         f"{classes} along axis {axis} (input shape {list(input.shape)})")
+    if use_softmax:
+        out = call("softmax_with_cross_entropy", input, label, soft_label=bool(soft_label),
+                   ignore_index=int(ignore_index), axis=ax)[0]
+    else:
+        out = _cross_entropy_probs(input, label, soft_label, ignore_index, ax)
+    return _weighted_reduce(out, input, label, weight, ignore_index, reduction, soft_label,
+                            ax, squeeze)
+
+
+def _smoothed_label(api, input, label, ax, epsilon):
+    classes = input.shape[ax]
+    if label.ndim == input.ndim and label.dtype.kind == "f" and label.shape[ax] == classes:
+        dist = label
+    else:
+        label, _ = _class_dim_label(api, input, label, ax)
+        dist = _onehot(T.cast(label, "int64"), classes, ax, input.ndim, input.dtype)
+    return _as_float(dist * (1.0 - epsilon) + epsilon / classes, input)
+
+
+def _cross_entropy_probs(input, label, soft_label, ignore_index, ax):
+    """-log(p[label]) (or -sum(label * log p)) with -log(0) clamped as Paddle's kernel."""
+    if soft_label:
+        logp = T.clip(T.log(input), min=-_APPROX_INF)
+        return -T.sum(label * logp, axis=ax, keepdim=True)
+    keep = T.not_equal(label, T.full_like(label, ignore_index))
+    safe = T.where(keep, label, T.zeros_like(label))
+    picked = T.take_along_axis(input, safe, ax, broadcast=False)
+    loss = T.clip(-T.log(picked), max=_APPROX_INF)
+    return loss * T.cast(keep, input.dtype)
+
+
+def _weighted_reduce(out, input, label, weight, ignore_index, reduction, soft_label, ax,
+                     squeeze):
+    w = None
+    if weight is not None:
+        weight = _as_float(weight, out)
+        if soft_label:
+            shape = [1] * input.ndim
+            shape[ax] = weight.shape[-1]
+            w = T.sum(label * T.reshape(weight, shape), axis=ax, keepdim=True)
+        else:
+            keep = T.cast(T.not_equal(label, T.full_like(label, ignore_index)), out.dtype)
+            safe = T.where(keep > 0, label, T.zeros_like(label))
+            w = T.reshape(T.gather(weight, T.reshape(safe, [-1])), label.shape) * keep
+        out = out * w
+    if reduction == "sum":
+        return T.sum(out)
+    if reduction == "mean":
+        if 0 in input.shape:
+            return T.mean(out)
+        if ignore_index >= 0 and not soft_label:
+            keep = T.cast(T.not_equal(label, T.full_like(label, ignore_index)), out.dtype)
+            total = T.sum(keep if w is None else keep * w)
+        elif w is not None:
+            total = T.sum(w)
+        else:
+            return T.mean(out)
+        return T.sum(out) / (total + T.cast(T.equal(total, T.zeros_like(total)), total.dtype))
+    return T.squeeze(out, ax) if squeeze else out
+
+
+def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,
+             ignore_index: int = -100, reduction: str = "mean",
+             name: str | None = None) -> Tensor:
+    """Negative log likelihood: -input[n, label[n], ...] * weight[label[n]].
+
+    Args:
+        input (Tensor): log probabilities [N, C] or [N, C, d_1, ...] (class axis 1).
+        label (Tensor): int class ids [N] or [N, d_1, ...].
+        weight (Tensor, optional): per-class weights [C].
+        ignore_index (int): label value with no loss. Default -100.
+        reduction (str): 'mean' (divided by the sum of the kept weights), 'sum' or 'none'.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 0-D, or [N, d_1, ...] for reduction='none'.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> logp = paddle.log(paddle.to_tensor([[0.2, 0.8], [0.5, 0.5]]))
+        >>> print(round(float(F.nll_loss(logp, paddle.to_tensor([1, 0]))), 4))
+        0.4581
+    """
+    api = "nll_loss"
+    _check_reduction(api, reduction)
+    _check_float(api, input, "input")
+    if input.ndim < 2:
+        raise ValueError(f"{api}: input must have at least 2 dims [N, C, ...], got shape "
+                         f"{list(input.shape)}")
+    want = [input.shape[0]] + list(input.shape[2:])
+    if list(label.shape) != want:
+        raise ValueError(f"{api}: label must have shape {want} for input of shape "
+                         f"{list(input.shape)}; got label shape {list(label.shape)}")
+    if label.dtype.kind not in "iu":
+        raise TypeError(f"{api}: label must be an int32 or int64 tensor, got "
+                        f"{label.dtype.name}")
+    classes = input.shape[1]
+    _check_label_range(api, label, classes, ignore_index)
+    keep = T.not_equal(label, T.full_like(label, ignore_index))
+    safe = T.where(keep, label, T.zeros_like(label))
+    picked = T.squeeze(T.take_along_axis(input, T.unsqueeze(safe, 1), 1, broadcast=False), 1)
+    w = T.cast(keep, input.dtype)
+    if weight is not None:
+        if list(weight.shape) != [classes]:
+            raise ValueError(f"{api}: weight must have shape [{classes}], got "
+                             f"{list(weight.shape)}")
+        w = T.reshape(T.gather(_as_float(weight, input), T.reshape(safe, [-1])),
+                      label.shape) * w
+    out = -picked * w
+    if reduction == "sum":
+        return T.sum(out)
+    if reduction == "mean":
+        total = T.sum(w)
+        return T.sum(out) / (total + T.cast(T.equal(total, T.zeros_like(total)), total.dtype))
+    return out
+
+
+# --- regression losses ------------------------------------------------------------------
+
+def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",
+             name: str | None = None) -> Tensor:
+    """Mean squared error (input - label) ** 2, reduced by `reduction`.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> F.mse_loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([0.0, 0.0])).item()
+        2.5
+    """
+    _check_reduction("mse_loss", reduction)
+    return _reduce(T.square(input - label), reduction)
+
+
+def square_error_cost(input: Tensor, label: Tensor) -> Tensor:
+    """Elementwise (input - label) ** 2 (no reduction).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> F.square_error_cost(paddle.to_tensor([1.0, 3.0]), paddle.to_tensor([0.0, 1.0])).numpy()
+        array([1., 4.], dtype=float32)
+    """
+    return T.square(input - label)
+
+
+def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",
+            name: str | None = None) -> Tensor:
+    """Mean absolute error |input - label|, reduced by `reduction`.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> F.l1_loss(paddle.to_tensor([1.0, -2.0]), paddle.to_tensor([0.0, 0.0])).item()
+        1.5
+    """
+    _check_reduction("l1_loss", reduction)
+    return _reduce(T.abs(input - label), reduction)
+
+
+def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean", delta: float = 1.0,
+                   is_huber: bool = True, name: str | None = None) -> Tensor:
+    """Huber loss: 0.5 * r ** 2 where |r| <= delta, else delta * (|r| - 0.5 * delta), with
+    r = input - label; divided by delta when is_huber=False (the smooth L1 form).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([0.5, 3.0]), paddle.to_tensor([0.0, 0.0])
+        >>> F.smooth_l1_loss(x, y, reduction='none').numpy()
+        array([0.125, 2.5  ], dtype=float32)
+    """
+    _check_reduction("smooth_l1_loss", reduction)
+    r = T.abs(input - label)
+    small = T.less_equal(r, T.full_like(r, delta))
+    out = T.where(small, 0.5 * T.square(r), delta * (r - 0.5 * delta))
+    if not is_huber:
+        out = out / delta
+    return _reduce(out, reduction)
+
+
+def poisson_nll_loss(input: Tensor, label: Tensor, log_input: bool = True, full: bool = False,
+                     epsilon: float = 1e-8, reduction: str = "mean",
+                     name: str | None = None) -> Tensor:
+    """Poisson negative log likelihood: exp(input) - label * input (log_input) or
+    input - label * log(input + epsilon), plus Stirling's term for label > 1 when full.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([1.0, 2.0])
+        >>> round(F.poisson_nll_loss(x, y).item(), 4)
+        0.3591
+    """
+    api = "poisson_nll_loss"
+    if epsilon <= 0:
+        raise ValueError(f"{api}: epsilon must be positive, got {epsilon}")
+    _check_reduction(api, reduction)
+    _check_same_shape(api, input, label)
+    if log_input:
+        out = T.exp(input) - label * input
+    else:
+        out = input - label * T.log(input + epsilon)
+    if full:
+        safe = T.where(label > 1, label, T.ones_like(label))
+        stirling = safe * T.log(safe) - safe + 0.5 * T.log(2 * math.pi * safe)
+        out = out + T.where(label > 1, stirling, T.zeros_like(stirling))
+    return _reduce(out, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor, full: bool = False,
+                      epsilon: float = 1e-6, reduction: str = "mean",
+                      name: str | None = None) -> Tensor:
+    """Gaussian negative log likelihood 0.5 * (log(var) + (input - label) ** 2 / var)
+    (+ 0.5 * log(2 pi) when full), with var clamped below at `epsilon`.
+
+    `variance` may have input's shape, input's shape without the last dim, or a last dim of
+    1 (one variance per sample).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.5, 1.0])
+        >>> round(F.gaussian_nll_loss(x, y, paddle.to_tensor([0.5, 2.0])).item(), 4)
+        0.1875
+    """
+    api = "gaussian_nll_loss"
+    _check_reduction(api, reduction)
+    for arg, t in (("input", input), ("label", label), ("variance", variance)):
+        _check_float(api, t, arg)
+    if list(variance.shape) != list(input.shape):
+        if list(input.shape[:-1]) == list(variance.shape):
+            variance = T.unsqueeze(variance, -1)
+        elif not (list(input.shape[:-1]) == list(variance.shape[:-1])
+                  and variance.shape[-1] == 1):
+            raise ValueError(f"{api}: variance of shape {list(variance.shape)} does not fit "
+                             f"input of shape {list(input.shape)} (expected the same shape, "
+                             f"the shape without the last dim, or a last dim of 1)")
+    if _concrete(variance) and bool((variance.numpy() < 0).any()):
+        raise ValueError(f"{api}: variance has negative entries")
+    # NOTE: the clamp passes the gradient to variance where variance >= epsilon (Paddle
+    # 3.3 clamps under no_grad and so sends variance no gradient at all).
+    var = T.clip(variance, min=epsilon)
+    out = 0.5 * (T.log(var) + T.square(input - label) / var)
+    if full:
+        out = out + 0.5 * math.log(2 * math.pi)
+    return _reduce(out, reduction)
+
+
+# --- binary and probabilistic losses --------------------------------------------------
+
+def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
+                         reduction: str = "mean", name: str | None = None) -> Tensor:
+    """-(label * log(input) + (1 - label) * log(1 - input)), logs clamped at -100.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> p, y = paddle.to_tensor([0.8, 0.1]), paddle.to_tensor([1.0, 0.0])
+        >>> round(F.binary_cross_entropy(p, y).item(), 4)
+        0.1643
+    """
+    api = "binary_cross_entropy"
+    _check_reduction(api, reduction)
+    _check_float(api, input, "input")
+    _check_same_shape(api, input, label)
+    label = _as_float(label, input)
+    log_p = T.clip(T.log(input), min=-100.0)
+    log_q = T.clip(T.log(1.0 - input), min=-100.0)
+    out = -(label * log_p + (1.0 - label) * log_q)
+    if weight is not None:
+        out = out * weight
+    return _reduce(out, reduction)
+
+
+def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor,
+                                     weight: Tensor | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None,
+                                     name: str | None = None) -> Tensor:
+    """Sigmoid + binary cross entropy, computed stably from the logits:
+    (1 - label) * logit + (1 + (pos_weight - 1) * label) * softplus(-logit).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([2.0, -1.0]), paddle.to_tensor([1.0, 0.0])
+        >>> round(F.binary_cross_entropy_with_logits(x, y).item(), 4)
+        0.22
+    """
+    api = "binary_cross_entropy_with_logits"
+    _check_reduction(api, reduction)
+    _check_float(api, logit, "logit")
+    _check_same_shape(api, logit, label, ("logit", "label"))
+    label = _as_float(label, logit)
+    sp = _softplus(-logit)
+    if pos_weight is not None:
+        sp = sp * (1.0 + (pos_weight - 1.0) * label)
+    out = (1.0 - label) * logit + sp
+    if weight is not None:
+        out = out * weight
+    return _reduce(out, reduction)
+
+
+def sigmoid_focal_loss(logit: Tensor, label: Tensor, normalizer: Tensor | None = None,
+                       alpha: float = 0.25, gamma: float = 2.0, reduction: str = "sum",
+                       name: str | None = None) -> Tensor:
+    """Focal loss alpha_t * (1 - p_t) ** gamma * bce_with_logits(logit, label), divided by
+    `normalizer` when given. Default reduction 'sum'.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([2.0, -1.0]), paddle.to_tensor([1.0, 0.0])
+        >>> round(F.sigmoid_focal_loss(x, y).item(), 4)
+        0.0237
+    """
+    api = "sigmoid_focal_loss"
+    _check_reduction(api, reduction)
+    if normalizer is not None and normalizer.ndim > 1:
+        raise ValueError(f"{api}: normalizer must have 0 or 1 dims, got shape "
+                         f"{list(normalizer.shape)}")
+    label = _as_float(label, logit)
+    loss = binary_cross_entropy_with_logits(logit, label, reduction="none")
+    pred = T.sigmoid(logit)
+    p_t = pred * label + (1.0 - pred) * (1.0 - label)
+    alpha_t = alpha * label + (1.0 - alpha) * (1.0 - label)
+    loss = alpha_t * T.pow(1.0 - p_t, gamma) * loss
+    if normalizer is not None:
+        loss = loss / normalizer
+    return _reduce(loss, reduction)
+
+
+def log_loss(input: Tensor, label: Tensor, epsilon: float = 1e-4,
+             name: str | None = None) -> Tensor:
+    """Elementwise -label * log(input + eps) - (1 - label) * log(1 - input + eps).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> F.log_loss(paddle.to_tensor([[0.5]]), paddle.to_tensor([[1.0]])).numpy().round(4)
+        array([[0.6929]], dtype=float32)
+    """
+    _check_float("log_loss", input, "input")
+    return -label * T.log(input + epsilon) - (1.0 - label) * T.log(1.0 - input + epsilon)
+
+
+def kl_div(input: Tensor, label: Tensor, reduction: str = "mean", log_target: bool = False,
+           name: str | None = None) -> Tensor:
+    """Kullback-Leibler divergence with `input` as log probabilities:
+    label * (log(label) - input) (0 where label <= 0), or exp(label) * (label - input) when
+    log_target. reduction also accepts 'batchmean' (sum / batch size).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.log(paddle.to_tensor([0.5, 0.5]))
+        >>> round(F.kl_div(x, paddle.to_tensor([0.9, 0.1]), reduction='sum').item(), 4)
+        0.3681
+    """
+    api = "kl_div"
+    _check_reduction(api, reduction, ("batchmean",))
+    if input.dtype is not label.dtype and {input.dtype.name, label.dtype.name} == {
+            "float32", "float64"}:
+        input, label = T.cast(input, "float64"), T.cast(label, "float64")
+    if log_target:
+        out = T.exp(label) * (label - input)
+    else:
+        pos = label > 0
+        safe = T.where(pos, label, T.ones_like(label))
+        out = T.where(pos, label * (T.log(safe) - input), T.zeros_like(input))
+    if reduction == "batchmean":
+        return T.sum(out) / input.shape[0] if input.ndim else out
+    return _reduce(out, reduction)
+
+
+# --- margin and embedding losses --------------------------------------------------------
+
+def margin_ranking_loss(input: Tensor, other: Tensor, label: Tensor, margin: float = 0.0,
+                        reduction: str = "mean", name: str | None = None) -> Tensor:
+    """max(0, -label * (input - other) + margin).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([2.0, 1.0])
+        >>> F.margin_ranking_loss(x, y, paddle.to_tensor([1.0, 1.0]), 0.5).item()
+        0.75
+    """
+    _check_reduction("margin_ranking_loss", reduction)
+    return _reduce(T.clip(label * (other - input) + margin, min=0.0), reduction)
+
+
+def hinge_embedding_loss(input: Tensor, label: Tensor, margin: float = 1.0,
+                         reduction: str = "mean", name: str | None = None) -> Tensor:
+    """input where label == 1, max(0, margin - input) where label == -1 (0 elsewhere).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([0.3, 0.4]), paddle.to_tensor([1.0, -1.0])
+        >>> round(F.hinge_embedding_loss(x, y).item(), 4)
+        0.45
+    """
+    _check_reduction("hinge_embedding_loss", reduction)
+    zero = T.zeros_like(input)
+    out = T.where(label == 1.0, input, zero) + \
+        T.where(label == -1.0, T.clip(margin - input, min=0.0), zero)
+    return _reduce(out, reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin: float = 0,
+                          reduction: str = "mean", name: str | None = None) -> Tensor:
+    """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> a = paddle.to_tensor([[1.0, 0.0], [1.0, 1.0]])
+        >>> b = paddle.to_tensor([[0.0, 1.0], [1.0, 1.0]])
+        >>> round(F.cosine_embedding_loss(a, b, paddle.to_tensor([1, -1])).item(), 4)
+        1.0
+    """
+    api = "cosine_embedding_loss"
+    _check_reduction(api, reduction)
+    if label.ndim != 1:
+        raise ValueError(f"{api}: label must be 1-D, got shape {list(label.shape)}")
+    _check_same_shape(api, input1, input2, ("input1", "input2"))
+    if input1.ndim > 2:
+        raise ValueError(f"{api}: inputs must be 1-D or 2-D, got shape {list(input1.shape)}")
+    _check_float(api, input1, "input1")
+    dot = T.sum(input1 * input2, axis=-1)
+    mag = T.sqrt((T.sum(T.square(input1), axis=-1) + 1e-11) *
+                 (T.sum(T.square(input2), axis=-1) + 1e-11))
+    cos = dot / mag
+    zero = T.zeros_like(cos)
+    label = _as_float(label, cos)
+    out = T.where(label == 1.0, 1.0 - cos, zero) + \
+        T.where(label == -1.0, T.clip(cos - margin, min=0.0), zero)
+    return _reduce(out, reduction)
+
+
+def _pairwise_distance(x: Tensor, y: Tensor, p: float, epsilon: float) -> Tensor:
+    """||x - y + epsilon||_p over the last axis (paddle.nn.PairwiseDistance)."""
+    diff = x - y + epsilon
+    if p == float("inf"):
+        return T.max(T.abs(diff), axis=-1)
+    if p == 0:
+        return T.sum(T.cast(T.not_equal(diff, T.zeros_like(diff)), diff.dtype), axis=-1)
+    return T.pow(T.sum(T.pow(T.abs(diff), float(p)), axis=-1), 1.0 / p)
+
+
+def _triplet(api, input, positive, negative, dist, margin, swap, reduction):
+    _check_reduction(api, reduction)
+    if margin < 0:
+        raise ValueError(f"{api}: margin must be >= 0, got {margin}")
+    if not list(input.shape) == list(positive.shape) == list(negative.shape):
+        raise ValueError(f"{api}: input, positive and negative must have the same shape, got "
+                         f"{list(input.shape)}, {list(positive.shape)} and "
+                         f"{list(negative.shape)}")
+    d_pos = dist(input, positive)
+    d_neg = dist(input, negative)
+    if swap:
+        d_neg = T.minimum(d_neg, dist(positive, negative))
+    return d_pos, d_neg
+
+
+def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor,
+                        margin: float = 1.0, p: float = 2, epsilon: float = 1e-6,
+                        swap: bool = False, reduction: str = "mean",
+                        name: str | None = None) -> Tensor:
+    """max(0, d(input, positive) - d(input, negative) + margin) with the p-norm distance
+    d(a, b) = ||a - b + epsilon||_p; swap uses min(d(a, n), d(p, n)) as the negative distance.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> a = paddle.to_tensor([[0.0, 0.0]])
+        >>> pos, neg = paddle.to_tensor([[0.0, 1.0]]), paddle.to_tensor([[1.0, 1.0]])
+        >>> round(F.triplet_margin_loss(a, pos, neg).item(), 4)
+        0.5858
+    """
+    api = "triplet_margin_loss"
+
+    def dist(a, b):
+        return _pairwise_distance(a, b, p, epsilon)
+    d_pos, d_neg = _triplet(api, input, positive, negative, dist, margin, swap, reduction)
+    return _reduce(T.clip(d_pos - d_neg + margin, min=0.0), reduction)
+
+
+def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor, negative: Tensor,
+                                      distance_function: Callable | None = None,
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean",
+                                      name: str | None = None) -> Tensor:
+    """Triplet margin loss with a custom distance_function(a, b) -> non-negative Tensor
+    (default: Euclidean pairwise distance with epsilon 1e-6).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> a = paddle.to_tensor([[0.0, 0.0]])
+        >>> pos, neg = paddle.to_tensor([[0.0, 1.0]]), paddle.to_tensor([[1.0, 1.0]])
+        >>> l1 = lambda x, y: paddle.abs(x - y).sum(-1)
+        >>> F.triplet_margin_with_distance_loss(a, pos, neg, distance_function=l1).item()
+        0.0
+    """
+    api = "triplet_margin_with_distance_loss"
+    dist = distance_function or (lambda a, b: _pairwise_distance(a, b, 2.0, 1e-6))
+    d_pos, d_neg = _triplet(api, input, positive, negative, dist, margin, swap, reduction)
+    for d in (d_pos, d_neg):
+        if _concrete(d) and bool((d.numpy() < 0).any()):
+            raise ValueError(f"{api}: distance_function returned negative distances; it "
+                             f"must return values >= 0")
+    return _reduce(T.clip(d_pos - d_neg + margin, min=0.0), reduction)
+
+
+def soft_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean",
+                     name: str | None = None) -> Tensor:
+    """log(1 + exp(-label * input)) for labels in {1, -1}.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x, y = paddle.to_tensor([0.5, -2.0]), paddle.to_tensor([1.0, -1.0])
+        >>> round(F.soft_margin_loss(x, y).item(), 4)
+        0.2998
+    """
+    api = "soft_margin_loss"
+    _check_reduction(api, reduction)
+    _check_same_shape(api, input, label)
+    return _reduce(_softplus(-_as_float(label, input) * input), reduction)
+
+
+def multi_label_soft_margin_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,
+                                 reduction: str = "mean", name: str | None = None) -> Tensor:
+    """Per sample: mean over classes of -(y log sigmoid(x) + (1 - y) log sigmoid(-x)),
+    times the class weights when given.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.to_tensor([[1.0, -1.0]])
+        >>> round(F.multi_label_soft_margin_loss(x, paddle.to_tensor([[1.0, 0.0]])).item(), 4)
+        0.3133
+    """
+    api = "multi_label_soft_margin_loss"
+    _check_reduction(api, reduction)
+    _check_same_shape(api, input, label)
+    label = _as_float(label, input)
+    out = -(label * _log_sigmoid(input) + (1.0 - label) * _log_sigmoid(-input))
+    if weight is not None:
+        out = out * weight
+    return _reduce(T.mean(out, axis=-1), reduction)
+
+
+def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 1.0,
+                      weight: Tensor | None = None, reduction: str = "mean",
+                      name: str | None = None) -> Tensor:
+    """Multi-class hinge loss: per sample n, sum over classes i != y of
+    w[y] * max(0, margin - x[y] + x[i]) ** p, divided by the number of classes.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> round(F.multi_margin_loss(x, paddle.to_tensor([3])).item(), 4)
+        0.325
+    """
+    api = "multi_margin_loss"
+    _check_reduction(api, reduction)
+    if input.ndim != 2 or input.shape[0] != label.shape[0]:
+        raise ValueError(f"{api}: input must be [N, C] and label [N]; got input shape "
+                         f"{list(input.shape)} and label shape {list(label.shape)}")
+    classes = input.shape[1]
+    label = T.reshape(label, [-1, 1])
+    _check_label_range(api, label, classes, -1 if classes else 0)
+    target = T.take_along_axis(input, label, 1)
+    per_class = T.pow(T.clip(margin - target + input, min=0.0), p)
+    # the i == y term is margin ** p for every sample; Paddle subtracts it afterwards
+    if weight is not None:
+        if list(weight.shape) != [classes]:
+            raise ValueError(f"{api}: weight must have shape [{classes}], got "
+                             f"{list(weight.shape)}")
+        w = T.reshape(T.gather(_as_float(weight, input), T.reshape(label, [-1])), [-1, 1])
+        loss = T.mean(w * per_class, axis=1) - T.reshape(w, [-1]) * (margin ** p / classes)
+    else:
+        loss = T.mean(per_class, axis=1) - margin ** p / classes
+    return _reduce(loss, reduction)
+
+
+def multi_label_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean",
+                            name: str | None = None) -> Tensor:
+    """Multi-label hinge loss: label rows list target classes, ended by the first -1; per
+    sample, sum over targets j and non-targets i of max(0, 1 - (x[j] - x[i])) / C.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> round(F.multi_label_margin_loss(x, paddle.to_tensor([[3, 0, -1, 1]])).item(), 4)
+        0.85
+    """
+    api = "multi_label_margin_loss"
+    _check_reduction(api, reduction)
+    if input.ndim != 2 or label.ndim != 2:
+        raise ValueError(f"{api}: input and label must be 2-D, got shapes "
+                         f"{list(input.shape)} and {list(label.shape)}")
+    n, classes = input.shape
+    if _concrete(label) and label.size:
+        lo, hi = int(label.numpy().min()), int(label.numpy().max())
+        if lo < -1 or hi >= classes:
+            raise ValueError(f"{api}: label values must lie in [-1, {classes}), got values "
+                             f"in [{lo}, {hi}]")
+    valid = T.cast(T.not_equal(label, T.full_like(label, -1)), "int64")
+    valid = T.cast(T.cumprod(valid, dim=1), input.dtype)  # slots before the first -1
+    safe = T.where(valid > 0, label, T.zeros_like(label))
+    target = T.take_along_axis(input, safe, 1)                        # [N, L]
+    onehot = _onehot(T.unsqueeze(safe, -1), classes, 2, 3, input.dtype)  # [N, L, C]
+    is_target = T.clip(T.sum(onehot * T.unsqueeze(valid, -1), axis=1), max=1.0)  # [N, C]
+    hinge = T.clip(1.0 - T.unsqueeze(target, -1) + T.unsqueeze(input, 1), min=0.0)
+    mask = T.unsqueeze(valid, -1) * T.unsqueeze(1.0 - is_target, 1)
+    loss = T.sum(hinge * mask, axis=[1, 2]) / classes
+    return _reduce(loss, reduction)
+
+
+# --- sequence and segmentation losses -------------------------------------------------
+
+def ctc_loss(log_probs: Tensor, labels: Tensor, input_lengths: Tensor, label_lengths: Tensor,
+             blank: int = 0, reduction: str = "mean", norm_by_times: bool = False,
+             zero_infinity: bool = False) -> Tensor:
+    """Connectionist Temporal Classification loss (softmax over classes applied inside, as
+    Paddle's warpctc does).
+
+    Args:
+        log_probs (Tensor): unscaled logits [max_logit_length, batch_size, num_classes + 1].
+        labels (Tensor): int [batch_size, max_label_length] (padded).
+        input_lengths (Tensor): int [batch_size], frames used per sequence.
+        label_lengths (Tensor): int [batch_size], labels used per sequence.
+        blank (int): blank class id. Default 0.
+        reduction (str): 'mean' (mean of loss / label_lengths), 'sum' or 'none'.
+        norm_by_times (bool): divide the gradient by the number of frames. Default False.
+        zero_infinity (bool): replace infinite losses by 0. Default False.
+
+    Returns:
+        Tensor: [batch_size] for 'none', else 0-D. Sequences too short for their labels get
+        loss 0 (as warpctc).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.zeros([3, 1, 3])
+        >>> y = paddle.to_tensor([[1, 2]], dtype='int32')
+        >>> n = paddle.to_tensor([3]), paddle.to_tensor([2])
+        >>> round(F.ctc_loss(x, y, n[0], n[1], reduction='sum').item(), 4)
+        1.7047
+    """
+    api = "ctc_loss"
+    _check_reduction(api, reduction)
+    loss = call(api, log_probs, labels, input_lengths, label_lengths, blank=int(blank),
+                norm_by_times=bool(norm_by_times))
+    if zero_infinity:
+        loss = T.where(T.isinf(loss), T.zeros_like(loss), loss)
+    if reduction == "mean":
+        return T.mean(loss / T.cast(label_lengths, loss.dtype))
+    return _reduce(loss, reduction)
+
+
+def dice_loss(input: Tensor, label: Tensor, epsilon: float = 1e-5,
+              name: str | None = None) -> Tensor:
+    """1 - 2 |X ∩ Y| / (|X| + |Y| + epsilon) per sample, averaged over the batch.
+
+    input holds class probabilities [N, ..., C]; label class ids [N, ..., 1].
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> p = paddle.to_tensor([[0.3, 0.7], [0.6, 0.4]])
+        >>> round(F.dice_loss(p, paddle.to_tensor([[1], [0]])).item(), 4)
+        0.35
+    """
+    api = "dice_loss"
+    _check_float(api, input, "input")
+    if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1 or \
+            list(input.shape[:-1]) != list(label.shape[:-1]):
+        raise ValueError(f"{api}: label must have input's shape with a last dim of 1 "
+                         f"(input shape {list(input.shape)}), got label shape "
+                         f"{list(label.shape)}")
+    onehot = _onehot(label, input.shape[-1], input.ndim - 1, input.ndim, input.dtype)
+    axes = list(range(1, input.ndim))
+    inter = T.sum(input * onehot, axis=axes)
+    denom = T.sum(input, axis=axes) + T.sum(onehot, axis=axes)
+    return T.mean(1.0 - inter * 2.0 / (denom + epsilon))
+
+
+def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor,
+               l2_reg: float = 0.002) -> Tensor:
+    """N-pair loss: soft-label softmax cross entropy of anchor @ positive.T against the
+    same-label matrix, plus l2_reg * 0.25 * the mean squared norms of the embeddings.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> a = paddle.to_tensor([[0.3, 0.7], [0.6, 0.4]])
+        >>> p = paddle.to_tensor([[0.1, 0.2], [0.5, 0.1]])
+        >>> round(F.npair_loss(a, p, paddle.to_tensor([1.0, 2.0])).item(), 4)
+        0.6587
+    """
+    api = "npair_loss"
+    if 0 in anchor.shape or 0 in positive.shape:
+        raise ValueError(f"{api}: anchor and positive must not be empty, got shapes "
+                         f"{list(anchor.shape)} and {list(positive.shape)}")
+    batch = labels.shape[0]
+    labels = T.reshape(labels, [batch, 1])
+    same = T.cast(T.equal(labels, T.transpose(labels, [1, 0])), anchor.dtype)
+    target = same / T.sum(same, axis=1, keepdim=True)
+    l2 = T.mean(T.sum(T.square(anchor), 1)) + T.mean(T.sum(T.square(positive), 1))
+    sim = T.matmul(anchor, positive, transpose_y=True)
+    ce = call("softmax_with_cross_entropy", sim, target, soft_label=True, axis=-1)[0]
+    return l2 * (0.25 * l2_reg) + T.mean(T.sum(target * ce, 0))
+
+
+def margin_cross_entropy(logits: Tensor, label: Tensor, margin1: float = 1.0,
+                         margin2: float = 0.5, margin3: float = 0.0, scale: float = 64.0,
+                         group=None, return_softmax: bool = False, reduction: str = "mean"):
+    """ArcFace/CosFace-style margin softmax cross entropy (single process): the target
+    logit cos(theta) becomes cos(margin1 * theta + margin2) - margin3, all logits are
+    multiplied by `scale`, then softmax cross entropy.
+
+    Args:
+        logits (Tensor): cosine similarities [N, C] (normalised features and weights).
+        label (Tensor): int [N] or [N, 1].
+        margin1, margin2, margin3, scale (float): the margins and the scale.
+        group: must be None or False (model parallelism is not supported).
+        return_softmax (bool): also return the softmax of the adjusted logits.
+        reduction (str): 'mean', 'sum', 'none' or None (= 'none'). Default 'mean'.
+
+    Returns:
+        Tensor: 0-D, or [N, 1] for 'none'; (loss, softmax) when return_softmax.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.to_tensor([[0.3, 0.7, 0.1], [0.6, 0.4, 0.9]])
+        >>> y = paddle.to_tensor([1, 2])
+        >>> round(F.margin_cross_entropy(x, y, scale=2.0).item(), 4)
+        1.0768
+    """
+    api = "margin_cross_entropy"
+    if reduction is None:
+        reduction = "none"
+    _check_reduction(api, reduction)
+    if group not in (None, False):
+        raise ValueError(f"{api}: only group=None or False (single process) is supported, "
+                         f"got {group!r}")
+    _check_float(api, logits, "logits")
+    if logits.ndim < 1 or logits.shape[-1] == 0:
+        raise ValueError(f"{api}: logits must have a non-empty last dim, got shape "
+                         f"{list(logits.shape)}")
+    label, _ = _class_dim_label(api, logits, label, logits.ndim - 1)
+    classes = logits.shape[-1]
+    _check_label_range(api, label, classes, -1 if classes else 0)
+    target = T.take_along_axis(logits, label, -1)
+    theta = T.acos(T.clip(target, min=-1.0, max=1.0))
+    adjusted = T.cos(margin1 * theta + margin2) - margin3
+    onehot = _onehot(label, classes, logits.ndim - 1, logits.ndim, logits.dtype)
+    scaled = (logits + onehot * (adjusted - target)) * scale
+    loss, softmax = call("softmax_with_cross_entropy", scaled, label, axis=-1)
+    loss = _reduce(loss, reduction)
+    return (loss, softmax) if return_softmax else loss
