@@ -40,7 +40,9 @@ class Scope:
         return self._vars.get(name, default)
 
     def set(self, name: str, value) -> None:
-        self._vars[name] = value._data if isinstance(value, Tensor) else np.asarray(value)
+        """Store a copy of `value` (Paddle copies into the scope's tensor; optimizer ops
+        later update the stored array in place)."""
+        self._vars[name] = np.array(value._data if isinstance(value, Tensor) else value)
 
     def find_var(self, name: str):
         return _ScopeVar(self, name) if name in self._vars else None
@@ -99,7 +101,7 @@ class _Plan:
     """A compiled block: steps over integer slots."""
 
     __slots__ = ("nslots", "steps", "feeds", "fetch", "reads", "writes", "random", "runners",
-                 "block_idx")
+                 "block_idx", "updates", "targets")
 
 
 def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
@@ -115,6 +117,7 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
 
     defined = set()
     feeds = {}
+    owned = set()   # names whose current value is a scope/bound array an update may overwrite
     for name in feed_names:
         var = block.vars.get(name)
         if var is None:
@@ -138,14 +141,19 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
                     _need_value(program, block, n, op)
                     reads.append((slot(n), n))
                     defined.add(n)
+                    if n not in program._consts:
+                        owned.add(n)
                 last_use[n] = k
             if variadic:
                 args.append(tuple(slots[n] for n in names))
             else:
                 args.append(slots[names[0]] if names else None)
         outs = tuple(slot(n) for n in op.output_arg_names)
+        update = _in_place_update(opdef, op, owned)
         for n in op.output_arg_names:
             defined.add(n)
+            if update is None:
+                owned.discard(n)
             last_use.setdefault(n, k)
             var = block._find_var(n)
             if var is not None and var.persistable:
@@ -153,7 +161,7 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
         simple = all(type(a) is int for a in args)
         runs = getattr(opdef, "runs_blocks", False)
         steps.append([opdef.compute, tuple(args), dict(op.attrs), outs, opdef.multi_out,
-                      simple, (), opdef.random or runs, runs])
+                      simple, (), opdef.random or runs, runs, update])
     fetch = []
     for name in fetch_names:
         if name not in defined:
@@ -184,8 +192,33 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
     plan.random = [k for k, s in enumerate(steps) if s[7] and not s[8]]
     plan.runners = [k for k, s in enumerate(steps) if s[8]]
     plan.block_idx = block_idx
+    plan.updates = {k: s[9] for k, s in enumerate(steps) if s[9] is not None}
+    plan.targets = frozenset(i for k, u in plan.updates.items()
+                             for i, m in zip(plan.steps[k][3], u[2]) if m)
     plan.steps = [s[:8] for s in plan.steps]
     return plan
+
+
+def _in_place_update(opdef, op, owned: set):
+    """For an optimizer update op (an OpDef with `update` and `updated`, see ops/optim.py)
+    some of whose outputs `<x>_out` are written back to their own input `<x>` (static
+    minimize does this for the parameter and its persistable state) while that input holds
+    an array of the scope or of a bound tensor (not fed, not a constant, not computed by an
+    earlier op of this plan except another such update): (update, updated input positions,
+    per position whether it is updated in place). The Executor then runs `update` on those
+    arrays in place, and on copies of the others, instead of `compute`, which copies all."""
+    updated = getattr(opdef, "updated", None)
+    if not updated or getattr(opdef, "update", None) is None or opdef.has_variadic:
+        return None
+    mask = []
+    for out_slot, i in zip(opdef.outputs, updated):
+        names = op.inputs.get(opdef.input_names[i]) or []
+        mask.append(len(names) == 1 and op.outputs.get(out_slot) == names
+                    and names[0] in owned)
+    names = [op.inputs[opdef.input_names[i]][0] for i, m in zip(updated, mask) if m]
+    if not names or len(set(names)) != len(names):
+        return None
+    return opdef.update, tuple(updated), tuple(mask)
 
 
 def _check_inplace(block, steps, last_use, feeds, reads) -> None:
@@ -310,6 +343,7 @@ def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope,
         for k in plan.runners:
             extra[k] = runner
     xp = _xp
+    updates = plan.updates
     for k, (compute, args, attrs, outs, multi, simple, frees, rnd) in enumerate(plan.steps):
         if rnd:
             attrs = {**attrs, **extra[k]}
@@ -318,6 +352,21 @@ def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope,
         else:
             vals = [env[a] if type(a) is int else None if a is None else [env[i] for i in a]
                     for a in args]
+        if updates and k in updates and _writable(vals, updates[k]):
+            update, updated, mask = updates[k]
+            for j, m in zip(updated, mask):
+                if not m:
+                    vals[j] = vals[j].copy()
+            try:
+                update(xp, *vals, **attrs)
+            except Exception as err:
+                raise type(err)(f"Executor: op #{k} ({program.block(plan.block_idx).ops[k].type}) "
+                                f"failed: {err}") from err
+            for i, j in zip(outs, updated):
+                env[i] = vals[j]
+            for i in frees:
+                env[i] = None
+            continue
         try:
             out = compute(xp, *vals, **attrs)
         except Exception as err:
@@ -339,7 +388,36 @@ def _execute(program: Program, plan: _Plan, feed: dict, scope: Scope,
             t._version += 1
         else:
             scope._vars[name] = env[idx]
+    if plan.targets:  # fetched values must not change when a later run updates in place
+        return [_unshared(env[i], i, env, plan.targets) for i in plan.fetch]
     return [env[i] for i in plan.fetch]
+
+
+def _writable(vals: list, update: tuple) -> bool:
+    """The arrays an in-place update would overwrite are writeable, own their memory
+    (no view of another array: distinct owners cannot overlap) and are all distinct."""
+    seen = set()
+    for j, m in zip(update[1], update[2]):
+        if not m:
+            continue
+        a = vals[j]
+        if a.__class__ is not _ND or a.base is not None or not a.flags.writeable \
+                or id(a) in seen:
+            return False
+        seen.add(id(a))
+    return True
+
+
+def _unshared(arr, idx: int, env: list, targets) -> np.ndarray:
+    """A fetched array that is (or may view) an array updated in place: a copy."""
+    if idx in targets:
+        return arr.copy()
+    if arr.__class__ is _ND:
+        for i in targets:
+            t = env[i]
+            if t is not None and np.may_share_memory(arr, t):
+                return arr.copy()
+    return arr
 
 
 def _seeds(program: Program, plan: _Plan) -> dict:
