@@ -197,7 +197,7 @@ class Embedding(OpDef):
         if x.dtype.kind not in "iu" or weight.ndim != 2:
             raise TypeError("bad input")  # infer explains
         if x.size and (x.min() < 0 or x.max() >= weight.shape[0]):
-            raise IndexError(f"embedding: ids must be in [0, {weight.shape[0]}) "
+            raise ValueError(f"embedding: ids must be in [0, {weight.shape[0]}) "
                              f"(num_embeddings), got values in [{x.min()}, {x.max()}]")
         out = xp.take(weight, x, axis=0)
         if padding_idx is not None:

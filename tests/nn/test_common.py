@@ -68,8 +68,24 @@ def test_linear_layer_defaults_repr_and_state_dict():
     assert nn.Linear(2, 3, bias_attr=False).bias is None
     assert list(nn.Linear(2, 3, bias_attr=False).state_dict()) == ["weight"]
     assert repr(nn.Linear(2, 3, name="fc")).endswith("dtype=float32, name=fc)")
-    with pytest.raises(ValueError, match="Linear: in_features must be a positive int"):
-        nn.Linear(0, 3)
+    with pytest.raises(ValueError, match="Linear: in_features must be an int >= 0, got -1"):
+        nn.Linear(-1, 3)
+    empty = nn.Linear(0, 3)  # zero-size weight as in Paddle: the output is the bias
+    assert empty.weight.shape == [0, 3] and empty(paddle.ones([2, 0])).shape == [2, 3]
+
+
+def test_common_error_messages_name_function_and_shapes():
+    F = nn.functional
+    with pytest.raises(ValueError, match=r"bilinear: x2.shape\[1\] must equal weight.shape\[2\]"):
+        nn.Bilinear(3, 4, 5)(paddle.ones([2, 3]), paddle.ones([2, 3]))
+    with pytest.raises(ValueError, match=r"bilinear: x2.shape\[0\] must equal the batch size"):
+        nn.Bilinear(3, 4, 5)(paddle.ones([2, 3]), paddle.ones([3, 4]))
+    with pytest.raises(ValueError, match=r"cosine_similarity: shape of x1 \[2, 3\] and shape "
+                                         r"of x2 \[2, 4\]"):
+        nn.CosineSimilarity()(paddle.ones([2, 3]), paddle.ones([2, 4]))
+    with pytest.raises(TypeError, match="one_hot: x must be an int32 or int64 tensor, got "
+                                        "float32"):
+        F.one_hot(paddle.to_tensor([1.0, 2.0]), 4)
 
 
 def test_linear_layer_trains_weight_and_bias():
@@ -107,7 +123,7 @@ def test_embedding_padding_rows_and_weight_grad():
     np.testing.assert_array_equal(w.grad.numpy()[:, 0], [1, 1, 0, 0, 1])
     with pytest.raises(ValueError, match=r"embedding: padding_idx must be in \[-5, 5\)"):
         F.embedding(ids, w, padding_idx=5)
-    with pytest.raises(IndexError, match=r"embedding: ids must be in \[0, 5\)"):
+    with pytest.raises(ValueError, match=r"embedding: ids must be in \[0, 5\)"):
         F.embedding(_t(np.array([5])), w)
     with pytest.raises(TypeError, match="embedding: x must be an integer tensor"):
         F.embedding(_t(np.array([1.0])), w)

@@ -191,6 +191,11 @@ def test_pooling_errors():
         F.max_unpool2d(x, paddle.zeros([1, 2, 4, 4], dtype="int32"), 2, data_format="NHWC")
     with pytest.raises(TypeError, match="max_unpool2d: indices must be an integer tensor"):
         F.max_unpool2d(x, x, 2)
+    # indices of a 5x5 input do not fit the default 4x4 output (Paddle: ValueError in 3-D)
+    pooled, mask = F.max_pool2d(paddle.rand([1, 1, 5, 5]), 2, return_mask=True)
+    with pytest.raises(ValueError, match=r"max_unpool2d: indices must index the output of "
+                                         r"spatial size \[4, 4\] \(i.e. be in \[0, 16\)\)"):
+        F.max_unpool2d(pooled, mask, 2)
     with pytest.raises(ValueError, match="lp_pool2d: norm_type must be positive"):
         F.lp_pool2d(x, 0, 2)
     with pytest.raises(ValueError, match="max_pool2d: ceil_mode must be False"):

@@ -355,6 +355,13 @@ def test_errors():
         paddle.nn.LSTM(3, 4)(paddle.ones([2, 3]))
     with pytest.raises(ValueError, match="num_layers \\* num_directions"):
         paddle.nn.GRU(3, 4, num_layers=2)(paddle.ones([2, 5, 3]), paddle.zeros([1, 2, 4]))
+    with pytest.raises(ValueError, match=r"GRU: initial_states must have shape \[num_layers \* "
+                                         r"num_directions, batch, hidden_size\] = \[1, 2, 4\], "
+                                         r"got \[1, 3, 4\]"):
+        paddle.nn.GRU(3, 4)(paddle.ones([2, 5, 3]), paddle.zeros([1, 3, 4]))
+    with pytest.raises(ValueError, match=r"LSTM: initial_states .*proj_size\] = \[1, 2, 2\]"):
+        paddle.nn.LSTM(3, 4, proj_size=2)(paddle.ones([2, 5, 3]),
+                                          (paddle.zeros([1, 2, 4]), paddle.zeros([1, 2, 4])))
     with pytest.raises(ValueError, match="LSTMCell: the last dim of inputs .* input_size \\(3\\)"):
         paddle.nn.LSTMCell(3, 4)(paddle.ones([2, 5]))
 

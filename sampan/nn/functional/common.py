@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...framework.random import next_seed
 from ...framework.tensor import Tensor
 from ...ops.dispatch import call, dispatch
-from ...ops.opdef import REGISTRY
+from ...ops.opdef import REGISTRY, broadcast_shapes
 from ...tensor._helpers import make_inplace
 from ...tensor.math import clip
 
@@ -67,6 +67,13 @@ def bilinear(x1, x2, weight, bias=None, name=None) -> Tensor:
     if len(x1.shape) != 2 or len(x2.shape) != 2 or len(weight.shape) != 3:
         raise ValueError(f"bilinear: expected x1 [N, in1], x2 [N, in2] and weight [out, in1, "
                          f"in2], got shapes {x1.shape}, {x2.shape} and {weight.shape}")
+    for arg, t, dim, wdim in (("x1", x1, 1, 1), ("x2", x2, 1, 2), ("x2", x2, 0, None)):
+        want = x1.shape[0] if wdim is None else weight.shape[wdim]
+        if -1 not in (t.shape[dim], want) and t.shape[dim] != want:
+            what = "the batch size of x1" if wdim is None else f"weight.shape[{wdim}]"
+            raise ValueError(f"bilinear: {arg}.shape[{dim}] must equal {what}; got {arg} "
+                             f"shape {list(t.shape)}, x1 shape {list(x1.shape)}, weight shape "
+                             f"{list(weight.shape)}")
     out = call("einsum", [x1, weight, x2], equation="ni,oij,nj->no")
     return out if bias is None else out + bias
 
@@ -292,6 +299,7 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8) -> Tensor:
     """
     _tensor("cosine_similarity", "x1", x1)
     _tensor("cosine_similarity", "x2", x2)
+    broadcast_shapes("cosine_similarity", tuple(x1.shape), tuple(x2.shape), ("x1", "x2"))
     w12 = call("sum", x1 * x2, axis=[axis], keepdim=False, dtype=None)
     if x1.shape[axis] == 0 or x2.shape[axis] == 0:
         return w12

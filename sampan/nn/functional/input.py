@@ -30,6 +30,9 @@ def one_hot(x, num_classes=-1, name=None) -> Tensor:
         >>> paddle.nn.functional.one_hot(paddle.to_tensor([2, 0]), 3).tolist()
         [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and getattr(dtype, "kind", "i") not in "iu":
+        raise TypeError(f"one_hot: x must be an int32 or int64 tensor, got {dtype.name}")
     if isinstance(num_classes, int) and not isinstance(num_classes, bool) and num_classes == -1:
         num_classes = int(x.max().item()) + 1 if x.size else 1
     return _one_hot(x, num_classes)

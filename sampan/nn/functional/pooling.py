@@ -318,8 +318,12 @@ def _max_unpool(api, nd, x, indices, kernel_size, stride, padding, data_format, 
     # zeros [N, C, prod(size)] built from x so that an unknown batch size works (static)
     zeros = call("expand", call("full_like", x3[:, :, 0:1], fill_value=0.0, dtype=None),
                  shape=[-1, -1, math.prod(size)])
-    out = call("put_along_axis", zeros, call("reshape", indices, shape=[-1, c, count]), x3,
-               axis=2, reduce="assign", include_self=True, broadcast=False)
+    try:
+        out = call("put_along_axis", zeros, call("reshape", indices, shape=[-1, c, count]), x3,
+                   axis=2, reduce="assign", include_self=True, broadcast=False)
+    except IndexError as err:
+        raise ValueError(f"{api}: indices must index the output of spatial size {size} (i.e. "
+                         f"be in [0, {math.prod(size)})); {err}") from err
     return call("reshape", out, shape=[-1, c, *size])
 
 

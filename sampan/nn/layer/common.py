@@ -16,9 +16,10 @@ __all__ = ["Linear", "Bilinear", "Embedding", "Identity", "Flatten", "Unflatten"
            "CosineSimilarity"]
 
 
-def _positive_int(layer: str, arg: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{layer}: {arg} must be a positive int, got {value!r}")
+def _positive_int(layer: str, arg: str, value, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        what = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+        raise ValueError(f"{layer}: {arg} must be {what}, got {value!r}")
     return value
 
 
@@ -57,8 +58,9 @@ class Linear(Layer):
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None,
                  name=None) -> None:
         super().__init__()
-        self._in_features = _positive_int("Linear", "in_features", in_features)
-        self._out_features = _positive_int("Linear", "out_features", out_features)
+        # NOTE: 0 features are allowed as in Paddle (zero-size weight)
+        self._in_features = _positive_int("Linear", "in_features", in_features, minimum=0)
+        self._out_features = _positive_int("Linear", "out_features", out_features, minimum=0)
         self._name = name
         self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
         self.bias = self.create_parameter([out_features], attr=bias_attr, is_bias=True)

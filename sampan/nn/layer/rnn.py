@@ -561,11 +561,15 @@ class RNNBase(LayerList):
                              f"{self.state_components} tensor(s) of shape [num_layers * "
                              f"num_directions, batch, hidden], got {len(initial_states)}")
         comps = []
-        for s in initial_states:
-            if s.shape[0] != L * D:
-                raise ValueError(f"{type(self).__name__}: initial_states must have "
-                                 f"num_layers * num_directions = {L * D} rows, got shape "
-                                 f"{s.shape}")
+        for i, s in enumerate(initial_states):
+            want = [L * D, batch, (self.proj_size or self.hidden_size) if i == 0
+                    else self.hidden_size]
+            shape = list(s.shape)
+            if len(shape) != 3 or any(-1 not in (a, b) and a != b for a, b in zip(shape, want)):
+                raise ValueError(f"{type(self).__name__}: initial_states must have shape "
+                                 f"[num_layers * num_directions, batch, "
+                                 f"{'proj_size' if i == 0 and self.proj_size else 'hidden_size'}]"
+                                 f" = {want}, got {shape}")
             comps.append(_unstack(s))
         per_cell = [c[0] if self.state_components == 1 else tuple(c)
                     for c in zip(*comps)]
