@@ -8,6 +8,7 @@ startup program. Imports `framework`, `ops`, `nn.functional` (lazily) and `stati
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -20,11 +21,20 @@ from ..ops.dispatch import call
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .builder import append_op
-from .input import create_parameter
+from .input import _require_static, create_parameter
 
 __all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "batch_norm", "layer_norm",
            "group_norm", "instance_norm", "embedding", "sparse_embedding", "prelu",
            "data_norm"]
+
+
+def _static_layer(fn):
+    """Refuse eager calls up front, naming the layer (Paddle asserts static mode too)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        _require_static(f"paddle.static.nn.{fn.__name__}")
+        return fn(*args, **kwargs)
+    return wrapper
 
 
 def _F():
@@ -131,6 +141,7 @@ def _ints(api: str, arg: str, value, n: int) -> list:
 
 # --- fc --------------------------------------------------------------------------------------
 
+@_static_layer
 def fc(x, size: int, num_flatten_dims: int = 1, weight_attr=None, bias_attr=None,
        activation: str | None = None, name: str | None = None):
     """Fully connected layer: out = activation(flatten(x) @ W + b).
@@ -200,6 +211,7 @@ def _conv(api, nd, input, num_filters, filter_size, stride, padding, dilation, g
     return _activation(out, act, api)
 
 
+@_static_layer
 def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
            param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
            data_format="NCHW"):
@@ -210,6 +222,7 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                  groups, param_attr, bias_attr, act, name, data_format)
 
 
+@_static_layer
 def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
            param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
            data_format="NCDHW"):
@@ -218,6 +231,7 @@ def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                  groups, param_attr, bias_attr, act, name, data_format)
 
 
+@_static_layer
 def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
                      stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
                      use_cudnn=True, act=None, name=None, data_format="NCHW"):
@@ -262,6 +276,7 @@ def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, pad
 
 # --- normalization -----------------------------------------------------------------------------
 
+@_static_layer
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
                bias_attr=None, data_layout="NCHW", in_place=False, name=None,
                moving_mean_name=None, moving_variance_name=None,
@@ -305,6 +320,7 @@ def _write_outputs(targets: dict) -> None:
     block.program._bump()
 
 
+@_static_layer
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
                param_attr=None, bias_attr=None, act=None, name=None):
     """Layer normalization over the dims from begin_norm_axis on; scale ("layer_norm_k.w_0",
@@ -324,6 +340,7 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
     return _activation(out, act, api)
 
 
+@_static_layer
 def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None,
                data_layout="NCHW", name=None):
     """Group normalization; scale ("group_norm_k.w_0", 1) and bias (".b_0", 0) per channel."""
@@ -352,6 +369,7 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     return _activation(out, act, api)
 
 
+@_static_layer
 def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
     """Instance normalization (NCHW-like input); scale ("instance_norm_k.w_0", 1) and bias
     (".b_0", 0) per channel; param_attr=False/bias_attr=False leave them out."""
@@ -363,6 +381,7 @@ def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=No
     return _F().instance_norm(input, weight=w, bias=b, eps=epsilon)
 
 
+@_static_layer
 def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW",
               in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
               do_model_average_for_mean_and_var=True, slot_dim=-1, sync_stats=False,
@@ -410,6 +429,7 @@ def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW
 
 # --- lookups and activations -------------------------------------------------------------------
 
+@_static_layer
 def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None,
               param_attr=None, dtype="float32"):
     """Embedding lookup: weight [size[0], size[1]] ("embedding_k.w_0"); output
@@ -423,6 +443,7 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
     return _F().embedding(input, w, padding_idx=padding_idx)
 
 
+@_static_layer
 def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
                      table_class="MemorySparseTable", param_attr=None, dtype="float32",
                      slot=None):
@@ -431,6 +452,7 @@ def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
                      dtype=dtype)
 
 
+@_static_layer
 def prelu(x, mode, param_attr=None, data_format="NCHW", name=None):
     """PReLU: out = max(x, 0) + alpha * min(x, 0) with alpha ("prelu_k.w_0", 0.25) of
     shape [1] (mode 'all'), one per channel ('channel') or one per element of x.shape[1:]

@@ -364,6 +364,20 @@ def test_errors():
                                           (paddle.zeros([1, 2, 4]), paddle.zeros([1, 2, 4])))
     with pytest.raises(ValueError, match="LSTMCell: the last dim of inputs .* input_size \\(3\\)"):
         paddle.nn.LSTMCell(3, 4)(paddle.ones([2, 5]))
+    with pytest.raises(TypeError, match=r"LSTM: inputs \(float64\) must have the dtype of the "
+                                        r"parameters \(float32\)"):
+        paddle.nn.LSTM(3, 4)(paddle.ones([1, 2, 3], dtype="float64"))
+    with pytest.raises(TypeError, match="GRUCell: inputs \\(float64\\) must have the dtype"):
+        paddle.nn.GRUCell(3, 4)(paddle.ones([2, 3], dtype="float64"))
+    with pytest.raises(TypeError, match="GRU: sequence_length must be an int32 or int64 "
+                                        "tensor, got float32"):
+        paddle.nn.GRU(3, 4)(paddle.ones([2, 5, 3]),
+                            sequence_length=paddle.to_tensor([2.0, 3.0]))
+    with pytest.raises(ValueError, match=r"GRUCell: each state must have shape \[batch, "
+                                         r"hidden_size\] = \[2, 4\], got \[2, 5\]"):
+        paddle.nn.GRUCell(3, 4)(paddle.ones([2, 3]), paddle.zeros([2, 5]))
+    with pytest.raises(ValueError, match="LSTMCell: states must be a tuple of 2 tensors"):
+        paddle.nn.LSTMCell(3, 4)(paddle.ones([2, 3]), paddle.zeros([2, 4]))
 
 
 # --- kernels vs decompositions ---------------------------------------------------------

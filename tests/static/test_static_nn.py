@@ -207,8 +207,11 @@ def test_errors():
             static.nn.layer_norm(x, begin_norm_axis=4)
         with pytest.raises(ValueError, match="data_layout"):
             static.nn.batch_norm(x, data_layout="NCL")
-    with pytest.raises(RuntimeError, match="only supported in static graph mode"):
-        static.nn.fc(paddle.ones([2, 3]), 4)
+    with pytest.raises(RuntimeError, match="paddle.static.nn.fc: only supported in static "
+                                           "graph mode"):
+        static.nn.fc(paddle.ones([2, 3]), 4, name="myfc")
+    with pytest.raises(RuntimeError, match="paddle.static.nn.conv2d: only supported"):
+        static.nn.conv2d(paddle.ones([1, 3, 4, 4]), 2, 3)
 
 
 def _clone_for_test(fn):

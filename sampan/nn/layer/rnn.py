@@ -38,10 +38,13 @@ def _time_major(x, time_major: bool):
     return x if time_major else call("transpose", x, perm=[1, 0, *range(2, len(x.shape))])
 
 
-def _sequence_mask(sequence_length, steps: int, dtype: str):
+def _sequence_mask(sequence_length, steps: int, dtype: str, api: str = "RNN"):
     """[T, B] mask: 1.0 where t < sequence_length[b], else 0.0."""
     lengths = sequence_length if hasattr(sequence_length, "shape") else call(
         "cast", _as_tensor(sequence_length), dtype="int64")
+    if lengths.dtype.kind not in "iu":
+        raise TypeError(f"{api}: sequence_length must be an int32 or int64 tensor, got "
+                        f"{lengths.dtype.name}")
     t = call("arange", start=0, end=steps, step=1, dtype=lengths.dtype.name)
     valid = call("less_than", call("unsqueeze", t, axis=[1]),
                  call("unsqueeze", lengths, axis=[0]))
@@ -149,6 +152,27 @@ class RNNCellBase(Layer):
         if x.shape[-1] != self.input_size:
             raise ValueError(f"{type(self).__name__}: the last dim of inputs (shape "
                              f"{x.shape}) must equal input_size ({self.input_size})")
+        if x.dtype != self.weight_ih.dtype:
+            raise TypeError(f"{type(self).__name__}: inputs ({x.dtype.name}) must have the "
+                            f"dtype of the parameters ({self.weight_ih.dtype.name})")
+
+    def _check_states(self, inputs, states) -> None:
+        """states must nest like state_shape, each [batch, *shape] (one step's call)."""
+        name = type(self).__name__
+        nested = isinstance(self.state_shape[0], (tuple, list))
+        shapes = self.state_shape if nested else (self.state_shape,)
+        parts = states if nested else (states,)
+        if nested and (not isinstance(states, (tuple, list)) or len(states) != len(shapes)):
+            raise ValueError(f"{name}: states must be a tuple of {len(shapes)} tensors "
+                             f"(h, c), got {type(states).__name__}")
+        batch = inputs.shape[0]
+        for part, shape in zip(parts, shapes):
+            want = [batch, *shape]
+            got = list(getattr(part, "shape", []))
+            if len(got) != len(want) or any(-1 not in (a, b) and a != b
+                                            for a, b in zip(got, want)):
+                raise ValueError(f"{name}: each state must have shape [batch, "
+                                 f"hidden_size] = {want}, got {got}")
 
     def _default_states(self, inputs):
         return self.get_initial_states(inputs, dtype=inputs.dtype.name)
@@ -198,6 +222,7 @@ class SimpleRNNCell(RNNCellBase):
     def forward(self, inputs, states=None):
         if states is None:
             states = self._default_states(inputs)
+        self._check_states(inputs, states)
         h = call("_rnn_scan", call("unsqueeze", self._project(inputs), axis=[0]), states,
                  self.weight_hh, None, activation=self.activation)
         h = call("squeeze", h, axis=[0])
@@ -266,6 +291,7 @@ class LSTMCell(RNNCellBase):
     def forward(self, inputs, states=None):
         if states is None:
             states = self._default_states(inputs)
+        self._check_states(inputs, states)
         pre_h, pre_c = states
         if self.proj_size:
             gates = self._project(inputs) + call("matmul", pre_h, self.weight_hh,
@@ -326,6 +352,7 @@ class GRUCell(RNNCellBase):
     def forward(self, inputs, states=None):
         if states is None:
             states = self._default_states(inputs)
+        self._check_states(inputs, states)
         x = call("unsqueeze", self._project(inputs), axis=[0])
         h = call("squeeze", call("_gru_scan", x, states, self.weight_hh, self.bias_hh, None),
                  axis=[0])
@@ -401,7 +428,7 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major: boo
                                                  batch_dim_idx=batch_dim)
     x = _time_major(inputs, time_major)
     mask = None if sequence_length is None else _sequence_mask(sequence_length, x.shape[0],
-                                                               inputs.dtype.name)
+                                                               inputs.dtype.name, "rnn")
     if _fused(cell) and mask is None and not kwargs and x.shape[0] > 0:
         out, states = _run_scan(cell, x, initial_states, None, is_reverse)
     else:
@@ -581,8 +608,11 @@ class RNNBase(LayerList):
         dtype = inputs.dtype.name
         x = _time_major(inputs, self.time_major)
         states = self._split_states(initial_states, x.shape[1], dtype)
+        if inputs.dtype != self.weight_ih_l0.dtype:
+            raise TypeError(f"{name}: inputs ({dtype}) must have the dtype of the parameters "
+                            f"({self.weight_ih_l0.dtype.name})")
         mask = None if sequence_length is None else _sequence_mask(
-            sequence_length, x.shape[0], dtype)
+            sequence_length, x.shape[0], dtype, name)
         finals = []
         for k, layer in enumerate(self):
             if k > 0 and self.dropout > 0:
