@@ -211,9 +211,8 @@ def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
     if None in grads:
         if all(g is None for g in grads):
             return
-        nondiff = op.nondiff_outputs
-        grads = [g if g is not None or i in nondiff else wrap(np.zeros(shape, dtype))
-                 for i, (g, (shape, dtype)) in enumerate(zip(grads, node.out_meta))]
+        if not getattr(op, "none_grads", False):
+            grads = _zero_fill(op, node, grads)
     ctx = _build_ctx(node)
     in_grads = flatten_grads(op, op.vjp(ctx, *grads))
     for edge, g in zip(node.edges, in_grads):
@@ -236,6 +235,16 @@ def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
             slot[idx] = _add(slot[idx], g)
         else:
             _send_leaf(edge, g, leaf_grads, targets, target_ids, captured, create_graph)
+
+
+def _zero_fill(op, node, grads) -> list:
+    """Zeros for the differentiable outputs that got no gradient. An OpDef that sets
+    `none_grads = True` receives None for them instead (its vjp skips their terms: no
+    full-size zeros allocated and multiplied, e.g. the unused softmax output of
+    softmax_with_cross_entropy)."""
+    nondiff = op.nondiff_outputs
+    return [g if g is not None or i in nondiff else wrap(np.zeros(shape, dtype))
+            for i, (g, (shape, dtype)) in enumerate(zip(grads, node.out_meta))]
 
 
 def _send_leaf(leaf, g, leaf_grads, targets, target_ids, captured, create_graph):
