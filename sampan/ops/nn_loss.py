@@ -5,7 +5,6 @@ Imports only `framework`, `backend` and sibling op modules; vjp rules use sampan
 """
 from __future__ import annotations
 
-from ..framework import dtype as _dt
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, norm_axis, register, require_float
 
@@ -24,6 +23,29 @@ def _same_dims(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(x == y or -1 in (x, y) for x, y in zip(a, b))
 
 
+def _ce_infer(api: str, logits, label, soft_label: bool, axis: int):
+    """Specs of (loss, softmax) of softmax_with_cross_entropy; validates the label."""
+    require_float(api, logits, "logits")
+    if logits.ndim == 0:
+        raise ValueError(f"{api}: logits must have at least 1 dim, got a 0-D tensor")
+    ax = norm_axis(api, axis, logits.ndim)
+    want = list(logits.shape)
+    if soft_label:
+        if label.dtype.kind != "f":
+            raise TypeError(f"{api}: soft labels must be a floating point tensor, got "
+                            f"{label.dtype.name}")
+    else:
+        if label.dtype.kind not in "iu":
+            raise TypeError(f"{api}: hard labels must be an int32 or int64 tensor, got "
+                            f"{label.dtype.name}")
+        want[ax] = 1
+    if not _same_dims(tuple(want), label.shape):
+        raise ValueError(_ce_label_error(api, logits.shape, label.shape, ax, soft_label))
+    loss = list(logits.shape)
+    loss[ax] = 1
+    return TensorSpec(loss, logits.dtype), logits
+
+
 @register
 class SoftmaxWithCrossEntropy(OpDef):
     """loss = logsumexp(logits) - logits[label] along `axis` (hard labels) or
@@ -32,8 +54,9 @@ class SoftmaxWithCrossEntropy(OpDef):
     loss keeps `axis` as a dim of size 1. Hard labels are integers of the logits' shape with
     `axis` of size 1; entries equal to `ignore_index` give loss 0 and no gradient. The kernel
     shifts by the max before exponentiating (stable for any logits). Gradient w.r.t. logits:
-    g * (softmax - onehot(label)) (soft: g * (softmax * sum(label) - label)); soft labels also
-    get -g * log_softmax. Both outputs are differentiable.
+    g * (softmax - onehot(label)) (soft: g * (softmax * sum(label) - label)), computed by the
+    fused `_softmax_minus_label`; soft labels also get -g * log_softmax. As in Paddle, the
+    softmax output carries no gradient of its own.
     """
 
     name = "softmax_with_cross_entropy"
@@ -41,28 +64,10 @@ class SoftmaxWithCrossEntropy(OpDef):
     outputs = ("loss", "softmax")
     attrs = {"soft_label": False, "ignore_index": -100, "axis": -1}
     saves = ("logits", "label", "softmax")
+    nondiff_outputs = (1,)
 
     def infer(self, logits, label, soft_label=False, ignore_index=-100, axis=-1):
-        api = self.name
-        require_float(api, logits, "logits")
-        if logits.ndim == 0:
-            raise ValueError(f"{api}: logits must have at least 1 dim, got a 0-D tensor")
-        ax = norm_axis(api, axis, logits.ndim)
-        want = list(logits.shape)
-        if soft_label:
-            if label.dtype.kind != "f":
-                raise TypeError(f"{api}: soft labels must be a floating point tensor, got "
-                                f"{label.dtype.name}")
-        else:
-            if label.dtype.kind not in "iu":
-                raise TypeError(f"{api}: hard labels must be an int32 or int64 tensor, got "
-                                f"{label.dtype.name}")
-            want[ax] = 1
-        if not _same_dims(tuple(want), label.shape):
-            raise ValueError(_ce_label_error(api, logits.shape, label.shape, ax, soft_label))
-        loss = list(logits.shape)
-        loss[ax] = 1
-        return TensorSpec(loss, logits.dtype), logits
+        return _ce_infer(self.name, logits, label, soft_label, axis)
 
     def compute(self, xp, logits, label, soft_label=False, ignore_index=-100, axis=-1):
         ax = axis % logits.ndim if logits.ndim else axis
@@ -75,13 +80,8 @@ class SoftmaxWithCrossEntropy(OpDef):
             picked = xp.sum(label * shifted, axis=ax, keepdims=True)
             mass = xp.sum(label, axis=ax, keepdims=True)
         else:
-            want = logits.shape[:ax] + (1,) + logits.shape[ax + 1:]
-            if label.shape != want:
-                raise ValueError("label shape")
-            ignored = label == ignore_index
-            safe = xp.where(ignored, 0, label)
-            _check_classes(self.name, xp, safe, ignored, logits.shape[ax], ignore_index)
-            picked = xp.take_along_axis(shifted, safe.astype(xp.intp, copy=False), ax)
+            safe, ignored = _hard_label(self.name, xp, label, logits.shape, ax, ignore_index)
+            picked = _take(xp, shifted, safe, ax)
         xp.exp(shifted, out=shifted)
         total = xp.sum(shifted, axis=ax, keepdims=True)
         shifted /= total
@@ -89,36 +89,22 @@ class SoftmaxWithCrossEntropy(OpDef):
         if soft_label:
             loss = log_total * mass - picked
         else:
-            loss = xp.where(ignored, logits.dtype.type(0), log_total - picked)
+            loss = log_total - picked
+            if ignored is not None:
+                loss[ignored] = 0
         return loss.astype(logits.dtype, copy=False), shifted
 
     def vjp(self, ctx, g_loss, g_softmax):
-        sm = ctx.softmax
-        logits = ctx.logits
-        ax = norm_axis(self.name, ctx.axis, logits.ndim)
-        dtype = logits.dtype.name
+        attrs = {"soft_label": ctx.soft_label, "ignore_index": ctx.ignore_index,
+                 "axis": ctx.axis}
+        g_logits = call("_softmax_minus_label", ctx.logits, ctx.softmax, ctx.label, g_loss,
+                        **attrs) if ctx.needs[0] else None
         g_label = None
-        if ctx.soft_label:
-            label = ctx.label
-            mass = call("sum", label, axis=[ax], keepdim=True)
-            g_logits = (sm * mass - label) * g_loss
-            if ctx.needs[1]:
-                log_sm = logits - call("logsumexp", logits, axis=[ax], keepdim=True)
-                g_label = -(log_sm * g_loss)
-        else:
-            label = ctx.label
-            valid = call("cast", call("not_equal", label, _full_like(label, ctx.ignore_index)),
-                         dtype=dtype)
-            g = g_loss * valid
-            classes = logits.shape[ax]
-            shape = [1] * logits.ndim
-            shape[ax] = classes
-            iota = call("reshape", call("arange", start=0, end=classes, step=1,
-                                        dtype=label.dtype.name), shape=shape)
-            onehot = call("cast", call("equal", label, iota), dtype=dtype)
-            g_logits = (sm - onehot) * g
-        inner = call("sum", g_softmax * sm, axis=[ax], keepdim=True)
-        g_logits = g_logits + sm * (g_softmax - inner)
+        if ctx.soft_label and ctx.needs[1]:
+            logits = ctx.logits
+            ax = norm_axis(self.name, ctx.axis, logits.ndim)
+            log_sm = logits - call("logsumexp", logits, axis=[ax], keepdim=True)
+            g_label = -(log_sm * g_loss)
         return g_logits, g_label
 
     @staticmethod
@@ -134,11 +120,102 @@ class SoftmaxWithCrossEntropy(OpDef):
         return -picked * call("cast", keep, dtype=logits.dtype.name), softmax
 
 
+def _hard_label(api: str, xp, label, shape: tuple, ax: int, ignore_index: int):
+    """Hard labels as safe take/put indices (ignored entries -> 0) and the ignored mask
+    (None when nothing is ignored); IndexError for labels outside [0, classes)."""
+    want = shape[:ax] + (1,) + shape[ax + 1:]
+    if label.shape != want:
+        raise ValueError("label shape")
+    classes = shape[ax]
+    if label.size == 0:
+        return label.astype(xp.intp, copy=False), None
+    lo, hi = label.min(), label.max()
+    if (lo >= 0 and hi < classes) and not 0 <= ignore_index < classes:
+        return label.astype(xp.intp, copy=False), None  # the common case: nothing ignored
+    ignored = label == ignore_index
+    safe = xp.where(ignored, 0, label)
+    _check_classes(api, xp, safe, classes, ignore_index)
+    return safe.astype(xp.intp, copy=False), (ignored if ignored.any() else None)
+
+
+def _take(xp, arr, idx, ax: int):
+    """take_along_axis for an index of size 1 along `ax` (fast path when `ax` is last)."""
+    if ax == arr.ndim - 1 and arr.ndim > 1:
+        rows = arr.reshape(-1, arr.shape[-1])
+        return rows[xp.arange(rows.shape[0]), idx.reshape(-1)].reshape(idx.shape)
+    return xp.take_along_axis(arr, idx, ax)
+
+
+@register
+class SoftmaxMinusLabel(OpDef):
+    """out = (softmax - onehot(label)) * g along `axis` for hard labels (rows whose label is
+    ignore_index get 0), or (softmax * sum(label) - label) * g for soft labels: the logits
+    gradient of softmax_with_cross_entropy in one pass.
+
+    `softmax` must equal softmax(logits); it is passed only to avoid recomputing it. The
+    gradient treats it as that function of `logits` (so higher orders are exact); `g` has
+    the shape of the loss (1 along `axis`).
+    """
+
+    name = "_softmax_minus_label"
+    inputs = ("logits", "softmax", "label", "g")
+    attrs = {"soft_label": False, "ignore_index": -100, "axis": -1}
+    saves = ("logits", "label", "g")
+
+    def infer(self, logits, softmax, label, g, soft_label=False, ignore_index=-100, axis=-1):
+        _ce_infer(self.name, logits, label, soft_label, axis)
+        return softmax
+
+    def compute(self, xp, logits, softmax, label, g, soft_label=False, ignore_index=-100,
+                axis=-1):
+        ax = axis % logits.ndim
+        if soft_label:
+            return softmax * (g * xp.sum(label, axis=ax, keepdims=True)) - label * g
+        safe, ignored = _hard_label(self.name, xp, label, logits.shape, ax, ignore_index)
+        if ignored is not None:
+            g = xp.where(ignored, g.dtype.type(0), g)
+        out = softmax * g
+        if ax == out.ndim - 1 and out.ndim > 1:
+            rows = out.reshape(-1, out.shape[-1])  # a view: out is freshly allocated
+            rows[xp.arange(rows.shape[0]), safe.reshape(-1)] -= g.reshape(-1)
+        else:
+            xp.put_along_axis(out, safe, xp.take_along_axis(out, safe, ax) - g, ax)
+        return out.astype(softmax.dtype, copy=False)
+
+    def vjp(self, ctx, v):
+        logits, label, g = ctx.logits, ctx.label, ctx.g
+        ax = norm_axis(self.name, ctx.axis, logits.ndim)
+        softmax = call("exp", logits - call("logsumexp", logits, axis=[ax], keepdim=True))
+        g_label = None
+        if ctx.soft_label:
+            mass = call("sum", label, axis=[ax], keepdim=True)
+            w = v * g * mass
+            g_g = call("sum", v * (softmax * mass - label), axis=[ax], keepdim=True)
+            if ctx.needs[2]:
+                g_label = g * (call("sum", v * softmax, axis=[ax], keepdim=True) - v)
+        else:
+            keep = call("cast", call("not_equal", label, _full_like(label, ctx.ignore_index)),
+                        dtype=logits.dtype.name)
+            w = v * (g * keep)
+            iota = _class_iota(label, logits.shape[ax], ax, logits.ndim)
+            onehot = call("cast", call("equal", label, iota), dtype=logits.dtype.name)
+            g_g = call("sum", v * (softmax - onehot), axis=[ax], keepdim=True) * keep
+        g_logits = softmax * (w - call("sum", w * softmax, axis=[ax], keepdim=True))
+        return g_logits, None, g_label, g_g
+
+
+def _class_iota(label, classes: int, ax: int, ndim: int):
+    shape = [1] * ndim
+    shape[ax] = classes
+    return call("reshape", call("arange", start=0, end=classes, step=1,
+                                dtype=label.dtype.name), shape=shape)
+
+
 def _full_like(t, value):
     return call("full_like", t, fill_value=value, dtype=t.dtype.name)
 
 
-def _check_classes(api: str, xp, safe, ignored, classes: int, ignore_index: int) -> None:
+def _check_classes(api: str, xp, safe, classes: int, ignore_index: int) -> None:
     """IndexError when a label (other than ignore_index) is outside [0, classes)."""
     if safe.size == 0:
         return

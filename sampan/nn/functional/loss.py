@@ -199,7 +199,8 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
         label, squeeze = _class_dim_label(api, input, label, ax)
         if label.dtype.kind == "f":
             label = T.cast(label, "int64")
-        _check_label_range(api, label, classes, ignore_index)
+        if not use_softmax:  # the fused op checks the range itself
+            _check_label_range(api, label, classes, ignore_index)
     if weight is not None and not soft_label and weight.shape[-1] != classes:
         raise ValueError(f"{api}: weight has {weight.shape[-1]} classes but input has "
                          f"{classes} along axis {axis} (input shape {list(input.shape)})")

@@ -3,6 +3,7 @@ import itertools
 
 import numpy as np
 
+import sampan as paddle
 import sampan.nn.functional as F
 from sampan.ops.dispatch import call
 from tests.ops.op_db import OpEntry, Sample
@@ -28,7 +29,43 @@ def _swce_ref(logits, label, soft_label=False, ignore_index=-100, axis=-1,
 
 
 def _swce(logits, label, **kw):
+    return F.softmax_with_cross_entropy(logits, label, **kw)
+
+
+def _swce_both(logits, label, **kw):
     return F.softmax_with_cross_entropy(logits, label, return_softmax=True, **kw)
+
+
+def _swce_loss_ref(logits, label, **kw):
+    return _swce_ref(logits, label, **kw)[0]
+
+
+def _sml(logits, label, g, **kw):
+    """_softmax_minus_label with the softmax computed from logits by sampan ops."""
+    axis = kw.get("axis", -1)
+    softmax = paddle.exp(logits - paddle.logsumexp(logits, axis=axis, keepdim=True))
+    return call("_softmax_minus_label", logits, softmax, label, g, **kw)
+
+
+def _sml_ref(logits, label, g, soft_label=False, ignore_index=-100, axis=-1):
+    softmax = np.exp(_log_softmax(logits, axis))
+    if soft_label:
+        return (softmax * label.sum(axis=axis, keepdims=True) - label) * g
+    classes = np.arange(logits.shape[axis]).reshape(
+        [-1 if i == axis % logits.ndim else 1 for i in range(logits.ndim)])
+    keep = label != ignore_index
+    return ((softmax - (label == classes)) * np.where(keep, g, 0)).astype(logits.dtype)
+
+
+def _sml_samples(rng, dtype):
+    out = []
+    for s in _swce_samples(rng, dtype):
+        logits, label = s.args
+        shape = list(logits.shape)
+        shape[s.kwargs.get("axis", -1)] = 1
+        g = rng.uniform(0.5, 1.5, shape).astype(dtype)
+        out.append(Sample((logits, label, g), s.kwargs, s.name))
+    return out
 
 
 def _swce_samples(rng, dtype):
@@ -118,7 +155,10 @@ def _posterior(log_probs, labels, input_lengths, label_lengths, blank=0):
 
 
 ENTRIES = [
-    OpEntry("softmax_with_cross_entropy", _swce, _swce_ref, _swce_samples),
+    OpEntry("softmax_with_cross_entropy", _swce, _swce_loss_ref, _swce_samples),
+    OpEntry("softmax_with_cross_entropy", _swce_both, _swce_ref, _swce_samples, grad=False,
+            name="softmax_with_cross_entropy-softmax"),
+    OpEntry("_softmax_minus_label", _sml, _sml_ref, _sml_samples),
     # NOTE: the CTC posterior is treated as constant in the vjp, so second-order gradients
     # are not exact; only the first-order gradient is checked.
     OpEntry("ctc_loss", _ctc, _ctc_ref, _ctc_samples, double_grad=False, grad_args=(0,)),
