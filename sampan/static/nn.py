@@ -23,9 +23,9 @@ from ..utils import unique_name
 from .builder import append_op
 from .input import _require_static, create_parameter
 
-__all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "batch_norm", "layer_norm",
-           "group_norm", "instance_norm", "embedding", "sparse_embedding", "prelu",
-           "data_norm"]
+__all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "batch_norm",
+           "layer_norm", "group_norm", "instance_norm", "embedding", "sparse_embedding",
+           "prelu", "data_norm", "bilinear_tensor_product", "row_conv", "spectral_norm"]
 
 
 def _static_layer(fn):
@@ -238,39 +238,55 @@ def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, pad
     """2-D transposed convolution layer: weight [C, num_filters / groups, kh, kw]
     ("conv2d_transpose_k.w_0"), bias [num_filters]. filter_size may be left out when
     output_size is given: k = (out - (in - 1) * stride + 2 * padding - 1) // dilation + 1."""
-    api = "conv2d_transpose"
+    return _conv_transpose("conv2d_transpose", 2, input, num_filters, output_size,
+                           filter_size, padding, stride, dilation, groups, param_attr,
+                           bias_attr, act, name, data_format)
+
+
+@_static_layer
+def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None, data_format="NCDHW"):
+    """3-D transposed convolution layer: weight [C, num_filters / groups, kd, kh, kw]
+    ("conv3d_transpose_k.w_0"), bias [num_filters]; arguments as conv2d_transpose."""
+    return _conv_transpose("conv3d_transpose", 3, input, num_filters, output_size,
+                           filter_size, padding, stride, dilation, groups, param_attr,
+                           bias_attr, act, name, data_format)
+
+
+def _conv_transpose(api, nd, input, num_filters, output_size, filter_size, padding, stride,
+                    dilation, groups, param_attr, bias_attr, act, name, data_format):
     if not isinstance(num_filters, int) or num_filters <= 0:
         raise ValueError(f"{api}: num_filters must be a positive int, got {num_filters!r}")
-    if input.ndim != 4:
-        raise ValueError(f"{api}: input must be 4-D, got shape {input.shape}")
+    if input.ndim != nd + 2:
+        raise ValueError(f"{api}: input must be {nd + 2}-D, got shape {input.shape}")
     c = _channels(api, input, data_format)
     groups = 1 if groups is None else groups
     if c % groups or num_filters % groups:
         raise ValueError(f"{api}: the input channels ({c}) and num_filters ({num_filters}) "
                          f"must be divisible by groups ({groups})")
-    s, d = _ints(api, "stride", stride, 2), _ints(api, "dilation", dilation, 2)
+    s, d = _ints(api, "stride", stride, nd), _ints(api, "dilation", dilation, nd)
     if filter_size is None:
         if output_size is None:
             raise ValueError(f"{api}: give filter_size or output_size")
         if not isinstance(padding, (int, list, tuple)) or isinstance(padding, (list, tuple)) \
-                and len(padding) != 2:
+                and len(padding) != nd:
             raise ValueError(f"{api}: filter_size can only be derived from output_size with "
-                             f"an int or 2-int padding, got {padding!r}")
-        pad = _ints(api, "padding", padding, 2)
-        out = _ints(api, "output_size", output_size, 2)
-        spatial = input.shape[2:] if data_format == "NCHW" else input.shape[1:3]
+                             f"an int or {nd}-int padding, got {padding!r}")
+        pad = _ints(api, "padding", padding, nd)
+        out = _ints(api, "output_size", output_size, nd)
+        spatial = input.shape[2:] if data_format[1] == "C" else input.shape[1:-1]
         if min(spatial) < 0:
             raise ValueError(f"{api}: deriving filter_size needs known spatial dims, got "
                              f"input shape {input.shape}")
         filter_size = [(o - (i - 1) * st + 2 * p - 1) // dl + 1
                        for o, i, st, p, dl in zip(out, spatial, s, pad, d)]
-    k = _ints(api, "filter_size", filter_size, 2)
+    k = _ints(api, "filter_size", filter_size, nd)
     prefix = name or unique_name.generate(api)
     w = _param(prefix, "w_0", [c, num_filters // groups, *k], input.dtype, param_attr)
     b = _param(prefix, "b_0", [num_filters], input.dtype, bias_attr, is_bias=True)
-    y = _F().conv2d_transpose(input, w, b, stride=s, padding=padding, dilation=d,
-                              groups=groups, output_size=output_size,
-                              data_format=data_format)
+    y = getattr(_F(), api)(input, w, b, stride=s, padding=padding, dilation=d, groups=groups,
+                           output_size=output_size, data_format=data_format)
     return _activation(y, act, api)
 
 
@@ -481,6 +497,94 @@ def prelu(x, mode, param_attr=None, data_format="NCHW", name=None):
         alpha = call("reshape", alpha, shape=view)
     zero = call("full_like", x, fill_value=0.0, dtype=None)
     return call("maximum", x, zero) + alpha * call("minimum", x, zero)
+
+
+# --- bilinear_tensor_product, row_conv, spectral_norm ----------------------------------------
+
+@_static_layer
+def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None,
+                            bias_attr=None):
+    """out[n, k] = x[n] @ W[k] @ y[n] + b[k] with W [size, x_dim, y_dim]
+    ("bilinear_tensor_product_k.w_0", XavierUniform) and b [1, size] (".b_0", zeros;
+    bias_attr=False: none), then `act`."""
+    api = "bilinear_tensor_product"
+    if not isinstance(size, int) or size <= 0:
+        raise ValueError(f"{api}: size must be a positive int, got {size!r}")
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"{api}: x and y must be 2-D [batch, features], got shapes "
+                         f"{x.shape} and {y.shape}")
+    if x.shape[1] < 0 or y.shape[1] < 0:
+        raise ValueError(f"{api}: the feature dims of x {x.shape} and y {y.shape} must be "
+                         f"known")
+    prefix = name or unique_name.generate(api)
+    w = _param(prefix, "w_0", [size, x.shape[1], y.shape[1]], x.dtype, param_attr)
+    b = _param(prefix, "b_0", [1, size], x.dtype, bias_attr, is_bias=True)
+    return _activation(_F().bilinear(x, y, w, b), act, api)
+
+
+@_static_layer
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """Lookahead (row) convolution over time of input [batch, T, D] (padded batches; LoD
+    sequences are not supported): out[b, t] = sum_{i=0}^{k} input[b, t + i] * W[i] with
+    W [future_context_size + 1, D] ("row_conv_k.w_0", XavierUniform); steps past T count
+    as zeros."""
+    api = "row_conv"
+    if not isinstance(future_context_size, int) or future_context_size < 0:
+        raise ValueError(f"{api}: future_context_size must be a non-negative int, got "
+                         f"{future_context_size!r}")
+    if input.ndim != 3:
+        raise ValueError(f"{api}: input must be 3-D [batch, time, features] (LoD inputs are "
+                         f"not supported), got shape {input.shape}")
+    dim = input.shape[2]
+    if dim < 0:
+        raise ValueError(f"{api}: the feature dim of the input (shape {input.shape}) must be "
+                         f"known")
+    k = future_context_size
+    w = _param(unique_name.generate(api), "w_0", [k + 1, dim], input.dtype, param_attr)
+    padded = call("pad", input, pad=[0, 0, 0, k, 0, 0], mode="constant", value=0.0) \
+        if k else input
+    out = None
+    for i in range(k + 1):
+        part = padded[:, i:i - k] if i < k else padded[:, k:]  # works for unknown T too
+        term = part * w[i]
+        out = term if out is None else out + term
+    return _activation(out, act, api)
+
+
+@_static_layer
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """weight / sigma(weight), sigma the largest singular value of weight reshaped to
+    [weight.shape[dim], -1], estimated by `power_iters` power iterations from the
+    non-trainable vectors u ("spectral_norm_k.w_0", [h]) and v (".w_1", [w]), both
+    Normal(0, 1); as in Paddle u and v are not updated and carry no gradient."""
+    api = "spectral_norm"
+    if not isinstance(dim, int) or not 0 <= dim < max(weight.ndim, 1):
+        raise ValueError(f"{api}: dim must be in [0, {weight.ndim - 1}] for a weight of shape "
+                         f"{weight.shape}, got {dim!r}")
+    if not isinstance(power_iters, int) or power_iters < 0:
+        raise ValueError(f"{api}: power_iters must be a non-negative int, got {power_iters!r}")
+    shape = list(weight.shape)
+    if min(shape) < 0:
+        raise ValueError(f"{api}: the shape of weight ({shape}) must be known")
+    h = shape[dim]
+    w_cols = math.prod(shape) // max(h, 1)
+    from ..nn import initializer as I
+    prefix = name or unique_name.generate(api)
+    u = _param(prefix, "w_0", [h], weight.dtype, None, I.Normal(0.0, 1.0), trainable=False)
+    v = _param(prefix, "w_1", [w_cols], weight.dtype, None, I.Normal(0.0, 1.0),
+               trainable=False)
+    perm = [dim] + [i for i in range(len(shape)) if i != dim]
+    mat = call("reshape", call("transpose", weight, perm=perm) if dim else weight,
+               shape=[h, w_cols])
+    frozen = mat.detach()
+    for _ in range(power_iters):
+        v = call("matmul", frozen, u, transpose_x=True)
+        v = v / (call("sqrt", (v * v).sum()) + eps)
+        u = call("matmul", frozen, v)
+        u = u / (call("sqrt", (u * u).sum()) + eps)
+    u, v = u.detach(), v.detach()
+    sigma = (u * call("matmul", mat, v)).sum()
+    return weight / sigma
 
 
 def _control_flow() -> None:

@@ -235,3 +235,63 @@ def test_clone_for_test_turns_dropout_off():
 def test_clone_for_test_uses_running_stats_in_batch_norm():
     x, got = _clone_for_test(lambda v: static.nn.batch_norm(v))
     np.testing.assert_allclose(got, x / np.sqrt(1 + 1e-5), rtol=1e-5)
+
+
+def test_conv3d_transpose_names_and_values():
+    x = RNG.standard_normal((1, 3, 2, 3, 3)).astype("float32")
+    (out,), p, _, _, _ = _build(
+        lambda v: static.nn.conv3d_transpose(v, 4, filter_size=2, stride=2, padding=1,
+                                             groups=1, act="relu"), {"x": x})
+    assert list(p) == ["conv3d_transpose_0.w_0", "conv3d_transpose_0.b_0"]
+    w = p["conv3d_transpose_0.w_0"]
+    assert w.shape == (3, 4, 2, 2, 2) and out.shape == (1, 4, 2, 4, 4)
+    ref = F.relu(F.conv3d_transpose(_t(x), _t(w), _t(p["conv3d_transpose_0.b_0"]), stride=2,
+                                    padding=1)).numpy()
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)
+    (out,), p, _, _, _ = _build(
+        lambda v: static.nn.conv3d_transpose(v, 2, output_size=[5, 7, 7], stride=2), {"x": x})
+    # k = (out - (in - 1) * stride - 1) + 1 = 3 in every dim
+    assert p["conv3d_transpose_0.w_0"].shape == (3, 2, 3, 3, 3) and out.shape == (1, 2, 5, 7, 7)
+
+
+def test_bilinear_tensor_product_and_row_conv():
+    x, y = RNG.standard_normal((3, 4)).astype("float32"), RNG.standard_normal((3, 2)) \
+        .astype("float32")
+    (out,), p, _, _, _ = _build(
+        lambda a, b: static.nn.bilinear_tensor_product(a, b, 5, act="tanh"), {"x": x, "y": y})
+    w, b = p["bilinear_tensor_product_0.w_0"], p["bilinear_tensor_product_0.b_0"]
+    assert w.shape == (5, 4, 2) and b.shape == (1, 5)
+    np.testing.assert_allclose(out, np.tanh(np.einsum("ni,kij,nj->nk", x, w, y) + b),
+                               rtol=1e-5, atol=1e-6)
+    seq = RNG.standard_normal((2, 5, 3)).astype("float32")
+    (out,), p, _, _, _ = _build(lambda v: static.nn.row_conv(v, 2), {"x": seq})
+    w = p["row_conv_0.w_0"]
+    assert w.shape == (3, 3)
+    padded = np.concatenate([seq, np.zeros((2, 2, 3), "float32")], axis=1)
+    want = sum(padded[:, i:i + 5] * w[i] for i in range(3))
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
+
+
+def test_spectral_norm_divides_by_the_largest_singular_value():
+    w = RNG.standard_normal((4, 3, 2)).astype("float32")
+
+    def fn(_):
+        return static.nn.spectral_norm(static.data("weight", [4, 3, 2]), dim=1, power_iters=60)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup), unique_name.guard():
+        out = fn(None)
+    scope, exe = static.Scope(), static.Executor()
+    with static.scope_guard(scope):
+        exe.run(startup)
+        p = {v.name: scope.get(v.name) for v in main.all_parameters()}
+        (out,) = exe.run(main, feed={"weight": w}, fetch_list=[out])
+    assert [(n, v.shape) for n, v in p.items()] == [("spectral_norm_0.w_0", (3,)),
+                                                    ("spectral_norm_0.w_1", (8,))]
+    assert not any(v.trainable for v in main.all_parameters())
+    sigma = np.linalg.svd(w.transpose(1, 0, 2).reshape(3, 8), compute_uv=False)[0]
+    np.testing.assert_allclose(out, w / sigma, rtol=1e-4)
+    with pytest.raises(ValueError, match=r"spectral_norm: dim must be in \[0, 2\]"):
+        with static.program_guard(static.Program(), static.Program()):
+            static.nn.spectral_norm(static.data("weight", [4, 3, 2]), dim=3)
+    with pytest.raises(ValueError, match="row_conv: input must be 3-D"):
+        _build(lambda v: static.nn.row_conv(v, 1), {"w": w[0]})
