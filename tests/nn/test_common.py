@@ -379,3 +379,24 @@ def test_gather_tree_and_diag_embed():
         F.gather_tree(ids, parents[:2])
     out = F.diag_embed(_t(np.array([[1.0, 2.0]])))
     assert out.tolist() == [[[1.0, 0.0], [0.0, 2.0]]]
+
+
+def test_class_center_sample_keeps_positives_and_draws_negatives():
+    F = nn.functional
+    paddle.seed(7)
+    label = paddle.to_tensor([5, 2, 5, 9, 1])
+    remapped, centers = F.class_center_sample(label, 12, 3)  # more positives than samples
+    assert centers.tolist() == [1, 2, 5, 9] and remapped.tolist() == [2, 1, 2, 3, 0]
+    remapped, centers = F.class_center_sample(label.astype("int32"), 12, 7)
+    c = centers.numpy()
+    assert centers.dtype == paddle.int32 and remapped.dtype == paddle.int32
+    assert c[:4].tolist() == [1, 2, 5, 9] and len(set(c.tolist())) == 7
+    assert not set(c[4:].tolist()) & {1, 2, 5, 9} and c.max() < 12
+    np.testing.assert_array_equal(c[remapped.numpy()], label.numpy())
+    assert remapped.stop_gradient and centers.stop_gradient
+    with pytest.raises(ValueError, match=r"class_center_sample: num_samples \(13\) must not "
+                                         r"exceed num_classes \(12\)"):
+        F.class_center_sample(label, 12, 13)
+    with pytest.raises(ValueError, match=r"class_center_sample: label values must be in "
+                                         r"\[0, 6\)"):
+        F.class_center_sample(label, 6, 3)

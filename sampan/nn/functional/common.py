@@ -12,7 +12,7 @@ from ...tensor._helpers import make_inplace
 from ...tensor.math import clip
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-           "feature_alpha_dropout", "label_smooth", "cosine_similarity"]
+           "feature_alpha_dropout", "label_smooth", "cosine_similarity", "class_center_sample"]
 
 _LINEAR = REGISTRY["linear"]
 _DROPOUT = REGISTRY["dropout"]
@@ -311,3 +311,51 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8) -> Tensor:
     if x2.shape[axis] != n:
         w2 = w2 * float(n / x2.shape[axis])
     return w12 / call("sqrt", clip(w1 * w2, min=float(eps) ** 2))
+
+
+def class_center_sample(label, num_classes, num_samples, group=None):
+    """Sample class centers for margin losses (PartialFC), single process: the positive
+    classes (the sorted unique labels) and, when fewer than num_samples, randomly drawn
+    other classes up to num_samples.
+
+    Args:
+        label (Tensor): 1-D int32/int64 class ids in [0, num_classes).
+        num_classes (int): number of classes.
+        num_samples (int): number of class centers to sample (all positives are kept even
+            when there are more).
+        group: only None (no model parallelism) is supported.
+
+    Returns:
+        (Tensor, Tensor): remapped_label (label's index into the sampled centers) and
+        sampled_class_center (positives ascending, then the drawn negatives); no gradient.
+    """
+    from ...autograd import no_grad
+    from ...tensor.creation import ones
+    from ...tensor.random import randperm
+    from ...tensor.search import nonzero, unique
+    api = "class_center_sample"
+    _tensor(api, "label", label)
+    if group not in (None, False):
+        raise NotImplementedError(f"{api}: model-parallel groups are not supported")
+    if label.dtype.kind not in "iu" or len(label.shape) != 1:
+        raise TypeError(f"{api}: label must be a 1-D int32/int64 tensor, got "
+                        f"{label.dtype.name} of shape {list(label.shape)}")
+    for arg, v in (("num_classes", num_classes), ("num_samples", num_samples)):
+        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+            raise ValueError(f"{api}: {arg} must be a positive int, got {v!r}")
+    if num_samples > num_classes:
+        raise ValueError(f"{api}: num_samples ({num_samples}) must not exceed num_classes "
+                         f"({num_classes})")
+    with no_grad():
+        if label.size and (int(label.min()) < 0 or int(label.max()) >= num_classes):
+            raise ValueError(f"{api}: label values must be in [0, {num_classes}), got "
+                             f"[{int(label.min())}, {int(label.max())}]")
+        positive, remapped = unique(label, return_inverse=True)
+        extra = num_samples - positive.shape[0]
+        if extra <= 0:
+            return remapped.astype(label.dtype), positive
+        free = ones([num_classes], dtype="bool")
+        free[positive] = False
+        candidates = nonzero(free).flatten().astype(label.dtype)
+        drawn = candidates[randperm(candidates.shape[0])[:extra]]
+        return remapped.astype(label.dtype), call("concat", [positive, drawn], axis=0)
