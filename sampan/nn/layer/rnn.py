@@ -375,6 +375,8 @@ def _fused(cell) -> bool:
 def _run_scan(cell, x, states, mask, reverse: bool):
     """One direction through a scan op; x is time-major. Returns (h_seq, final_states)."""
     x_proj = cell._project(x)
+    # NOTE: with initial states and sequence_length, Paddle 3.3.1's backward direction gets
+    # wrong weight_hh grads (checked by finite differences); ours match finite differences
     if reverse:
         x_proj = call("flip", x_proj, axis=[0])
         mask = None if mask is None else call("flip", mask, axis=[0])
