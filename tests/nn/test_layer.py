@@ -182,3 +182,13 @@ def test_grads_flow_and_clear():
     np.testing.assert_allclose(b.b.grad.numpy(), np.full(3, 4.0))
     b.clear_gradients()
     assert float(b.b.grad.abs().sum()) == 0.0
+
+
+def test_parameters_follow_the_global_default_dtype():
+    paddle.set_default_dtype("float64")
+    try:
+        assert Block().w.dtype == paddle.float64
+        assert nn.Linear(2, 2).weight.dtype == paddle.float64
+    finally:
+        paddle.set_default_dtype("float32")
+    assert Block().w.dtype == paddle.float32

@@ -12,8 +12,8 @@ class _Dense(paddle.nn.Layer):
 
     def __init__(self, shape=(3, 5), dtype="float64"):
         super().__init__(dtype=dtype)
-        self.weight = self.create_parameter(list(shape))
-        self.bias = self.create_parameter([shape[-1]], is_bias=True)
+        self.weight = self.create_parameter(list(shape), dtype=dtype)
+        self.bias = self.create_parameter([shape[-1]], dtype=dtype, is_bias=True)
 
     def forward(self, x):
         w = paddle.reshape(self.weight, [x.shape[-1], -1])

@@ -54,7 +54,6 @@ def test_static_update_writes_back_to_the_layer():
     np.testing.assert_allclose(model.weight.numpy(), before - 1.0, rtol=1e-6)
 
 
-@pytest.mark.xfail(reason="nn/functional/loss.py _check_float rejects Variables", strict=True)
 def test_cross_entropy_builds_on_variables():
     main = static.Program()
     with static.program_guard(main):

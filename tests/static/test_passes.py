@@ -339,16 +339,16 @@ def test_fuse_conv_bn_golden_and_values():
     assert str(after) == (
         "block 0:\n"
         "  data %x: float32[2, 3, 6, 6]\n"
-        "  param %conv2_d_0.w_0: float32[4, 3, 3, 3]\n"
-        "  param %conv2_d_0.b_0: float32[4]\n"
-        "  param %batch_norm2_d_0.w_1: float32[4]\n"
-        "  param %batch_norm2_d_0.w_2: float32[4]\n"
-        "  param %batch_norm2_d_0.w_0: float32[4]\n"
-        "  param %batch_norm2_d_0.b_0: float32[4]\n"
-        "  const %conv2_d_0.w_0.bn_folded_0: float32[4, 3, 3, 3]\n"
-        "  const %conv2_d_0.w_0.bn_bias_0: float32[4]\n"
-        "  %tmp_1 = conv2d(x=%x, weight=%conv2_d_0.w_0.bn_folded_0, "
-        "bias=%conv2_d_0.w_0.bn_bias_0, padding=[1, 1, 1, 1])  # float32[2, 4, 6, 6]\n"
+        "  param %conv2d_0.w_0: float32[4, 3, 3, 3]\n"
+        "  param %conv2d_0.b_0: float32[4]\n"
+        "  param %batch_norm2d_0.w_1: float32[4]\n"
+        "  param %batch_norm2d_0.w_2: float32[4]\n"
+        "  param %batch_norm2d_0.w_0: float32[4]\n"
+        "  param %batch_norm2d_0.b_0: float32[4]\n"
+        "  const %conv2d_0.w_0.bn_folded_0: float32[4, 3, 3, 3]\n"
+        "  const %conv2d_0.w_0.bn_bias_0: float32[4]\n"
+        "  %tmp_1 = conv2d(x=%x, weight=%conv2d_0.w_0.bn_folded_0, "
+        "bias=%conv2d_0.w_0.bn_bias_0, padding=[1, 1, 1, 1])  # float32[2, 4, 6, 6]\n"
         "  %tmp_6 = relu(x=%tmp_1)  # float32[2, 4, 6, 6]")
     after.verify()
     _same_outputs(main, after, [out], {"x": _rand(2, 3, 6, 6)}, rtol=1e-5, atol=1e-5)

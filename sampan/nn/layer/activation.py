@@ -95,7 +95,7 @@ class PReLU(Layer):
         self._data_format = data_format
         self._name = name
         self._weight = self.create_parameter([num_parameters], attr=weight_attr,
-                                             dtype=self._dtype, is_bias=False,
+                                             is_bias=False,
                                              default_initializer=Constant(float(init)))
 
     def forward(self, x):

@@ -115,13 +115,16 @@ class Layer:
                          default_initializer=None) -> Parameter | None:
         """Create (and initialise) a Parameter; `attr=False` means no parameter (None).
 
+        dtype None means the global default dtype (paddle.set_default_dtype), as in Paddle:
+        the layer's own `dtype` argument does not change it.
+
         The initializer is, in order: the ParamAttr's, the global one
         (`nn.initializer.set_global_initializer`), `default_initializer`, else
         XavierUniform for weights and Constant(0.0) for biases.
         """
         return make_parameter(f"{type(self).__name__}.create_parameter", shape,
-                              dtype if dtype is not None else self._dtype, attr, is_bias,
-                              default_initializer, self._full_name)
+                              _dt.default_float() if dtype is None else dtype, attr,
+                              is_bias, default_initializer, self._full_name)
 
     def create_variable(self, name: str | None = None, persistable: bool | None = None,
                         dtype=None) -> Tensor:
