@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..framework import dtype as _dt
+from ..framework.flags import STATE
 from ..framework.random import next_seed
+from ..framework.tensor import Tensor
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .builder import append_op, building_active, build_into
@@ -102,6 +106,9 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
 
 
 def _initialize(name, dims, dtype, init, is_bias) -> None:
+    from ..nn.initializer import Initializer
+    if isinstance(init, Initializer):
+        init = StaticInit(init)
     startup = default_startup_program().global_block()
     with build_into(startup):
         if init is not None:
@@ -120,6 +127,39 @@ def _initialize(name, dims, dtype, init, is_bias) -> None:
             op, attrs = "uniform", {"shape": dims, "dtype": dtype.name, "min": -limit,
                                     "max": limit, "seed": next_seed()}
         append_op(REGISTRY[op], (), attrs, out_names=[name]).persistable = True
+
+
+class StaticInit:
+    """A paddle.nn.initializer in a startup program: init(var, startup_block) appends the
+    ops that compute the initial value (Constant/Normal/Uniform as ops; any other initializer
+    runs eagerly once at build time and its values are assigned) and returns their output."""
+
+    def __init__(self, init) -> None:
+        self.init = init
+
+    def __call__(self, var, block):
+        from ..nn import initializer as I
+        init, dims, dtype = self.init, var.shape, var.dtype
+        kind = type(init)
+        if kind in (I.Constant, I.ConstantInitializer):
+            return append_op(REGISTRY["full"], (), {"shape": dims, "fill_value":
+                                                    float(init._value), "dtype": dtype.name})
+        if kind in (I.Normal, I.NormalInitializer):
+            return append_op(REGISTRY["normal"], (), {
+                "shape": dims, "mean": float(init._mean), "std": float(init._std),
+                "dtype": dtype.name, "seed": init._seed or next_seed()})
+        if kind in (I.Uniform, I.UniformInitializer) and not init._diag[0]:
+            return append_op(REGISTRY["uniform"], (), {
+                "shape": dims, "min": float(init._low), "max": float(init._high),
+                "dtype": dtype.name, "seed": init._seed or next_seed()})
+        tensor = Tensor(np.zeros(dims, dtype.np))
+        cur = STATE.intercept
+        STATE.intercept = getattr(cur, "_prev", None)  # the initializer runs eagerly
+        try:
+            init(tensor)
+        finally:
+            STATE.intercept = cur
+        return append_op(REGISTRY["assign"], (tensor._data,), {})
 
 
 def write_to(block, value, name: str) -> None:

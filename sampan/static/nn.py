@@ -11,17 +11,10 @@ from __future__ import annotations
 import functools
 import math
 
-import numpy as np
-
 from ..framework import dtype as _dt
-from ..framework.flags import STATE
-from ..framework.random import next_seed
-from ..framework.tensor import Tensor
 from ..ops.dispatch import call
-from ..ops.opdef import REGISTRY
 from ..utils import unique_name
-from .builder import append_op
-from .input import _require_static, create_parameter
+from .input import StaticInit, _require_static, create_parameter
 
 __all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "sparse_embedding",
@@ -59,43 +52,11 @@ class _Attr:
     def __init__(self, attr, name: str, default_init) -> None:
         self.name = getattr(attr, "name", None) or name
         init = getattr(attr, "initializer", None) or default_init
-        self.initializer = None if init is None else _StaticInit(init)
+        self.initializer = None if init is None else StaticInit(init)
         self.learning_rate = getattr(attr, "learning_rate", None)
         self.regularizer = getattr(attr, "regularizer", None)
         self.trainable = getattr(attr, "trainable", True)
         self.need_clip = getattr(attr, "need_clip", True)
-
-
-class _StaticInit:
-    """Called by create_parameter as init(var, startup_block) under the startup builder;
-    returns the Variable holding the initial value."""
-
-    def __init__(self, init) -> None:
-        self.init = init
-
-    def __call__(self, var, block):
-        from ..nn import initializer as I
-        init, dims, dtype = self.init, var.shape, var.dtype
-        kind = type(init)
-        if kind in (I.Constant, I.ConstantInitializer):
-            return append_op(REGISTRY["full"], (), {"shape": dims, "fill_value":
-                                                    float(init._value), "dtype": dtype.name})
-        if kind in (I.Normal, I.NormalInitializer):
-            return append_op(REGISTRY["normal"], (), {
-                "shape": dims, "mean": float(init._mean), "std": float(init._std),
-                "dtype": dtype.name, "seed": init._seed or next_seed()})
-        if kind in (I.Uniform, I.UniformInitializer) and not init._diag[0]:
-            return append_op(REGISTRY["uniform"], (), {
-                "shape": dims, "min": float(init._low), "max": float(init._high),
-                "dtype": dtype.name, "seed": init._seed or next_seed()})
-        tensor = Tensor(np.zeros(dims, dtype.np))
-        cur = STATE.intercept
-        STATE.intercept = getattr(cur, "_prev", None)  # the initializer runs eagerly
-        try:
-            init(tensor)
-        finally:
-            STATE.intercept = cur
-        return append_op(REGISTRY["assign"], (tensor._data,), {})
 
 
 def _param(prefix: str, suffix: str, shape, dtype, attr, default_init=None,

@@ -70,3 +70,24 @@ def test_optimizer_without_parameters_in_static_mode_trains_everything():
     finally:
         paddle.disable_static()
     assert last < 0.05 * first
+
+
+def test_static_create_parameter_takes_initializer_objects():
+    def build():
+        init = paddle.nn.initializer
+        w = static.create_parameter([2, 3], "float32", default_initializer=init.Constant(0.5))
+        v = static.create_parameter([3, 3], "float32", default_initializer=init.Orthogonal())
+        return [w, paddle.matmul(v, v, transpose_y=True)]
+
+    paddle.enable_static()
+    try:
+        main, start = static.Program(), static.Program()
+        with static.program_guard(main, start):
+            fetch = build()
+        exe = static.Executor()
+        exe.run(start)
+        w, vvt = exe.run(main, fetch_list=fetch)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(w, np.full((2, 3), 0.5, "float32"))
+    np.testing.assert_allclose(vvt, np.eye(3), atol=1e-5)
