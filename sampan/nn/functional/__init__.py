@@ -9,4 +9,5 @@ from .input import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .extension import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
+from .loss_margin import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..functional import loss as F
+from .. import functional as F
 from .layers import Layer
 
 __all__ = [
