@@ -211,7 +211,7 @@ def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
     if None in grads:
         if all(g is None for g in grads):
             return
-        if not getattr(op, "none_grads", False):
+        if not op.none_grads:
             grads = _zero_fill(op, node, grads)
     ctx = _build_ctx(node)
     in_grads = flatten_grads(op, op.vjp(ctx, *grads))

@@ -57,6 +57,8 @@ class OpDef:
       nondiff_outputs  output indices that never carry a gradient (integer indices, masks).
       test_attrs  attrs that switch the op to inference behaviour; Program.clone(for_test=True)
                 applies them (dropout: training=False, batch_norm: use_global_stats=True).
+      none_grads  multi-output ops: the vjp gets None (not zeros) for outputs that received
+                no gradient, and skips their terms.
       runs_blocks  control flow: the Executor hands compute a `_run_block(block_idx, feed,
                 fetch)` callable at run time (see ops/control_flow.py).
     """
@@ -75,6 +77,7 @@ class OpDef:
     nondiff_outputs: tuple = ()
     test_attrs: dict = {}
     runs_blocks = False
+    none_grads = False
 
     def __init__(self) -> None:
         names = [n.lstrip("*").rstrip("?") for n in self.inputs]
