@@ -25,7 +25,7 @@ def _number_array(batch: list) -> np.ndarray:
     if isinstance(sample, numbers.Integral):
         return np.array(batch, dtype=np.int64)
     if isinstance(sample, numbers.Real):
-        return np.array(batch, dtype=_dt.default_float().np)
+        return np.array(batch, dtype=np.float64)  # Paddle: np.array of Python floats
     return np.array(batch)
 
 
@@ -33,7 +33,7 @@ def default_collate_fn(batch: list) -> Any:
     """Merge a list of samples into one batch, field by field (recursively).
 
     NumPy arrays and Tensors are stacked on a new axis 0 (as NumPy arrays); Python ints
-    become int64, floats the default float dtype (float32), bools bool; strings and bytes
+    become int64, floats float64 (as Paddle's np.array), bools bool; strings and bytes
     stay a list; dicts collate per key; lists/tuples collate per position into a list.
 
     Args:

@@ -66,7 +66,7 @@ class DataLoader:
             Default False.
         drop_last (bool, optional): drop the last incomplete batch. Default False.
         collate_fn (callable, optional): merges a list of samples into a batch; default
-            `default_collate_fn` (stacks arrays/Tensors, numbers become int64/float32).
+            `default_collate_fn` (stacks arrays/Tensors, numbers become int64/float64).
         num_workers (int, optional): worker processes; 0 loads in the main process.
             Default 0.
         use_buffer_reader (bool, optional): accepted for compatibility (workers already
