@@ -38,6 +38,12 @@ def load(path, **configs):
     return _load(path, **configs)
 
 
+def summary(net, input_size=None, dtypes=None, input=None) -> dict:
+    """Print a table of net's layers, shapes and parameters (see hapi/model_summary.py)."""
+    from .hapi import summary as _summary
+    return _summary(net, input_size, dtypes, input)
+
+
 def enable_static() -> None:
     """Switch to static graph mode: ops append to the default main Program."""
     from .static import enable_static as _enable

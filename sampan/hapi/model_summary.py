@@ -1,0 +1,154 @@
+"""paddle.summary: a table of a network's layers, their input/output shapes and parameters.
+
+Runs one forward pass on random inputs (or `input`) with post-hooks on every layer that is
+not a container. Imports `framework`, `nn`, `tensor`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework.tensor import Tensor
+
+_MIN_WIDTHS = (15, 20, 20, 15)  # layer, input shape, output shape, params
+_MIN_TABLE = 75
+
+
+def summary(net, input_size=None, dtypes=None, input=None) -> dict:
+    """Print the layers of `net` with their shapes and parameter counts.
+
+    Args:
+        net (Layer): the network.
+        input_size (tuple|list|InputSpec|list of them): the input shape(s), batch dim
+            included (-1/None become 1); ignored when `input` is given.
+        dtypes (str|list, optional): input dtype(s); "float32" by default.
+        input (Tensor|list, optional): real inputs to run instead of random ones.
+
+    Returns:
+        dict: {"total_params": int, "trainable_params": int}
+
+    Examples:
+        >>> import sampan as paddle
+        >>> net = paddle.nn.Sequential(paddle.nn.Linear(4, 3), paddle.nn.ReLU())
+        >>> info = paddle.summary(net, (2, 4))  # doctest: +ELLIPSIS
+        ---...
+         Layer (type)       Input Shape          Output Shape         Param #...
+        ...
+        >>> info
+        {'total_params': 15, 'trainable_params': 15}
+    """
+    from ..nn import Layer, LayerList, Sequential
+    if not isinstance(net, Layer):
+        raise TypeError(f"summary: net must be a paddle.nn.Layer, got {type(net).__name__}")
+    if input is None and input_size is None:
+        raise ValueError("summary: give input_size or input")
+    rows, handles = [], []
+
+    def record(layer, inputs, outputs):
+        own = [p for p in layer._parameters.values() if p is not None]
+        rows.append({
+            "name": f"{type(layer).__name__}-{_layer_index(layer, len(rows))}",
+            "input": _shapes(inputs),
+            "output": _shapes(outputs),
+            "params": sum(int(np.prod(p.shape)) for p in own),
+            "trainable": sum(int(np.prod(p.shape)) for p in own if not p.stop_gradient),
+        })
+
+    for layer in net.sublayers(include_self=True):
+        if isinstance(layer, (Sequential, LayerList)) or (layer is net and layer._sub_layers):
+            continue
+        handles.append(layer.register_forward_post_hook(record))
+    try:
+        args = _inputs(input, input_size, dtypes)
+        was_training = net.training
+        net.eval()
+        from ..autograd import no_grad
+        with no_grad():
+            net(*args)
+        if was_training:
+            net.train()
+    finally:
+        for h in handles:
+            h.remove()
+    print(_table(rows, _input_mb(input, input_size)))
+    return {"total_params": sum(r["params"] for r in rows),
+            "trainable_params": sum(r["trainable"] for r in rows)}
+
+
+def _layer_index(layer, fallback: int) -> int:
+    """Paddle numbers rows by the layer's full-name counter, 1-based (Linear-1, Conv2D-3)."""
+    try:
+        return int(layer.full_name().rsplit("_", 1)[-1]) + 1
+    except ValueError:
+        return fallback + 1
+
+
+def _shapes(value):
+    if isinstance(value, Tensor) or getattr(value, "_is_variable", False):
+        return list(value.shape)
+    if isinstance(value, (list, tuple)):
+        out = [_shapes(v) for v in value]
+        return out[0] if len(out) == 1 and isinstance(value, list) else out
+    return []
+
+
+def _inputs(input, input_size, dtypes) -> list:
+    from .. import tensor as T
+    if input is not None:
+        return list(input) if isinstance(input, (list, tuple)) else [input]
+    sizes = _size_list(input_size)
+    if dtypes is None:
+        dtypes = ["float32"] * len(sizes)
+    elif isinstance(dtypes, str):
+        dtypes = [dtypes] * len(sizes)
+    if len(dtypes) != len(sizes):
+        raise ValueError(f"summary: got {len(dtypes)} dtypes for {len(sizes)} inputs")
+    return [T.rand([1 if d in (None, -1) else int(d) for d in size]).astype(dt)
+            for size, dt in zip(sizes, dtypes)]
+
+
+def _size_list(input_size) -> list:
+    if hasattr(input_size, "shape") and not isinstance(input_size, Tensor):  # InputSpec
+        return [list(input_size.shape)]
+    if isinstance(input_size, (list, tuple)) and input_size and all(
+            d is None or isinstance(d, (int, np.integer)) for d in input_size):
+        return [list(input_size)]
+    if isinstance(input_size, (list, tuple)):
+        return [s for item in input_size for s in _size_list(item)]
+    raise TypeError(f"summary: input_size must be a shape, an InputSpec or a list of them, "
+                    f"got {input_size!r}")
+
+
+def _input_mb(input, input_size) -> float:
+    if input is not None:
+        items = input if isinstance(input, (list, tuple)) else [input]
+        return sum(int(np.prod(t.shape)) for t in items) * 4.0 / 1024 ** 2
+    return sum(abs(int(np.prod([1 if d in (None, -1) else d for d in s])))
+               for s in _size_list(input_size)) * 4.0 / 1024 ** 2
+
+
+def _elements(shape) -> int:
+    if shape and isinstance(shape[0], list):
+        return sum(_elements(s) for s in shape)
+    return int(np.prod(shape)) if shape else 0
+
+
+def _table(rows: list, input_mb: float) -> str:
+    cells = [(r["name"], str(r["input"]), str(r["output"]), f"{r['params']:,}") for r in rows]
+    widths = [max([w] + [len(c[i]) for c in cells]) for i, w in enumerate(_MIN_WIDTHS)]
+    widths[3] = max(widths[3], *(len(str(r["params"])) for r in rows)) if rows else widths[3]
+    table = max(_MIN_TABLE, sum(widths) + 5)
+    head = ("Layer (type)", "Input Shape", "Output Shape", "Param #")
+    lines = ["-" * table, " ".join(f"{h:^{w}}" for h, w in zip(head, widths)), "=" * table]
+    lines += [" ".join(f"{c:^{w}}" for c, w in zip(cell, widths)) for cell in cells]
+    total = sum(r["params"] for r in rows)
+    trainable = sum(r["trainable"] for r in rows)
+    outputs_mb = 2.0 * sum(_elements(r["output"]) for r in rows) * 4.0 / 1024 ** 2
+    params_mb = total * 4.0 / 1024 ** 2
+    lines += ["=" * table, f"Total params: {total:,}", f"Trainable params: {trainable:,}",
+              f"Non-trainable params: {total - trainable:,}", "-" * table,
+              f"Input size (MB): {input_mb:.2f}",
+              f"Forward/backward pass size (MB): {outputs_mb:.2f}",
+              f"Params size (MB): {params_mb:.2f}",
+              f"Estimated Total Size (MB): {input_mb + outputs_mb + params_mb:.2f}",
+              "-" * table, ""]
+    return "\n".join(lines)
