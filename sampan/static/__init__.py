@@ -21,6 +21,7 @@ from . import nn, passes  # noqa: F401
 from .control_flow import Print, case, cond, switch_case, while_loop  # noqa: F401
 from .compiled import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .checkpoint import load, load_program_state, save, set_program_state  # noqa: F401
+from .py_func import py_func  # noqa: F401
 
 
 def cpu_places(device_count=None) -> list:
@@ -41,4 +42,4 @@ __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
            "load_inference_model", "serialize_program", "deserialize_program",
            "serialize_persistables", "deserialize_persistables", "normalize_program",
            "Print", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "save",
-           "load", "load_program_state", "set_program_state"]
+           "load", "load_program_state", "set_program_state", "py_func"]

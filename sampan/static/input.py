@@ -18,11 +18,22 @@ from .builder import append_op, building_active, build_into
 from .program import default_main_program, default_startup_program
 
 
+class StaticModeError(AssertionError, RuntimeError):
+    """A static-graph-only API was called in dynamic mode (Paddle raises AssertionError;
+    also a RuntimeError, what sampan raised before)."""
+
+
+def static_mode_error(api: str) -> StaticModeError:
+    short = api.rsplit(".", 1)[-1]
+    return StaticModeError(
+        f"{api}: only supported in static graph mode (in PaddlePaddle 2.x dynamic graph mode "
+        f"is on by default, and '{short}()' is only supported in static graph mode); call "
+        f"paddle.enable_static() first (or build under paddle.static.program_guard)")
+
+
 def _require_static(api: str) -> None:
     if not building_active():
-        raise RuntimeError(f"{api}: only supported in static graph mode; call "
-                           f"paddle.enable_static() first (or build under "
-                           f"paddle.static.program_guard)")
+        raise static_mode_error(api)
 
 
 def data(name: str, shape, dtype=None, lod_level: int = 0):

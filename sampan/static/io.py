@@ -51,7 +51,27 @@ def _array_from_json(d: dict) -> np.ndarray:
     return np.frombuffer(base64.b64decode(d["data"]), dtype=npd).reshape(d["shape"]).copy()
 
 
+def _py_func_ops(program: Program) -> list:
+    return [op for block in program.blocks for op in block.ops if op.type == "py_func"]
+
+
+def refuse_py_func(program: Program, api: str) -> None:
+    """A program that runs Python functions (py_func ops) cannot be written to a file."""
+    ops = _py_func_ops(program)
+    if ops:
+        from ..ops.control_flow import _PyFuncs
+        func = _PyFuncs.funcs.get(ops[0].attrs.get("forward_callable_id"))
+        what = getattr(func, "__qualname__", None) or "a Python function"
+        raise ValueError(f"{api}: the program contains {len(ops)} py_func op(s) (the first "
+                         f"runs {what}); Python functions cannot be serialized, so such a "
+                         f"program cannot be saved. Save a program built without "
+                         f"static.py_func")
+
+
 def program_to_dict(program: Program) -> dict:
+    """The program as a JSON-able dict. py_func ops keep their callable ids, valid only in
+    this process (the dict carries this process's registry token; program_from_dict refuses
+    a dict from another process, and the file writers refuse py_func programs)."""
     blocks = []
     for block in program.blocks:
         vars_ = []
@@ -69,8 +89,12 @@ def program_to_dict(program: Program) -> dict:
                 "attrs": {k: _json_attr(a) for k, a in op.attrs.items()}} for op in block.ops]
         blocks.append({"idx": block.idx, "parent": block.parent_idx, "vars": vars_,
                        "ops": ops})
-    return {"format": FORMAT, "version": VERSION, "random_seed": program.random_seed,
-            "blocks": blocks}
+    d = {"format": FORMAT, "version": VERSION, "random_seed": program.random_seed,
+         "blocks": blocks}
+    if _py_func_ops(program):
+        from ..ops.control_flow import py_func_token
+        d["py_func_token"] = py_func_token()
+    return d
 
 
 def program_from_dict(d: dict) -> Program:
@@ -80,6 +104,12 @@ def program_from_dict(d: dict) -> Program:
     if d.get("version", 0) > VERSION:
         raise ValueError(f"deserialize_program: format version {d['version']} is newer than "
                          f"this sampan understands ({VERSION})")
+    if any(od["type"] == "py_func" for bd in d["blocks"] for od in bd["ops"]):
+        from ..ops.control_flow import py_func_token
+        if d.get("py_func_token") != py_func_token():
+            raise ValueError("deserialize_program: the program contains py_func ops whose "
+                             "Python functions were registered in another process; "
+                             "programs with py_func cannot be saved and loaded")
     program = Program()
     program.random_seed = d.get("random_seed", 0)
     program.blocks = []
@@ -139,6 +169,7 @@ def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
     """The pruned inference program of `kwargs['program']` (default main) as JSON bytes."""
     program = kwargs.get("program") or default_main_program()
     program = normalize_program(program, feed_vars, fetch_vars)
+    refuse_py_func(program, "serialize_program")
     d = program_to_dict(program)
     d["feed"], d["fetch"] = program._feed_names, program._fetch_names
     return json.dumps(d, indent=1, sort_keys=True).encode("utf-8")

@@ -560,3 +560,7 @@ def _control_flow() -> None:
 
 
 _control_flow()
+
+from .py_func import py_func  # noqa: E402  (static.nn.py_func, as in Paddle)
+
+__all__.append("py_func")

@@ -6,8 +6,11 @@ from ...utils import unique_name
 
 
 def is_opaque(op) -> bool:
-    """Ops passes must not touch: control flow (sub-block attrs)."""
-    return any("block" in k for k in op.attrs)
+    """Ops passes must not touch: control flow (sub-block attrs) and ops whose OpDef has
+    `side_effects` (py_func: a Python function that may do anything)."""
+    from ...ops.opdef import REGISTRY
+    return (any("block" in k for k in op.attrs)
+            or getattr(REGISTRY.get(op.type), "side_effects", False))
 
 
 def consumers(program) -> dict:

@@ -178,6 +178,53 @@ def _print_samples(rng, dtype):
             Sample((np.zeros((0, 2), dtype),), name="empty")]
 
 
+# --- py_func ---------------------------------------------------------------------------------------
+
+def _tanh_fwd(x):
+    return np.tanh(np.array(x))
+
+
+def _tanh_bwd(x, out, dout):
+    out = np.array(out)
+    return np.array(dout) * (1.0 - out * out)
+
+
+def _pair_fwd(x, y):
+    x, y = np.array(x), np.array(y)
+    return [x * y, np.sin(x) + y]
+
+
+def _pair_bwd(x, y, o1, o2, d1, d2):
+    x, y, d1, d2 = (np.array(v) for v in (x, y, d1, d2))
+    return [d1 * y + d2 * np.cos(x), d1 * x + d2]
+
+
+_TANH = (control_flow.register_py_func(_tanh_fwd), control_flow.register_py_func(_tanh_bwd))
+_PAIR = (control_flow.register_py_func(_pair_fwd), control_flow.register_py_func(_pair_bwd))
+
+
+def _py_func_fn(ids):
+    def fn(*xs):
+        return call("py_func", list(xs), forward_callable_id=ids[0],
+                    backward_callable_id=ids[1], out_shapes=[list(xs[0].shape)] * (len(xs)),
+                    out_dtypes=[xs[0].dtype.name] * len(xs))
+    return fn
+
+
+def _py_func_samples(rng, dtype):
+    x = rng.standard_normal((2, 3)).astype(dtype)
+    return [Sample((x,), name="2d"), Sample((np.array(x[0, 0]),), name="0d"),
+            Sample((x[:, ::2],), name="noncontiguous"),
+            Sample((np.zeros((0, 3), dtype),), name="empty")]
+
+
+def _py_func_pair_samples(rng, dtype):
+    x = rng.standard_normal((2, 2)).astype(dtype)
+    y = rng.standard_normal((2, 2)).astype(dtype)
+    return [Sample((x, y), name="2d"), Sample((np.array(x[0, 0]), np.array(y[0, 0])),
+                                              name="0d")]
+
+
 ENTRIES = [
     OpEntry("cond", via_op("cond", _cond_build), _cond_ref, _cond_samples,
             grad_args=(1, 2), name="cf_cond"),
@@ -188,4 +235,9 @@ ENTRIES = [
     OpEntry("while_loop", via_op("while_loop", _while_nested_build), _while_nested_ref,
             _while_nested_samples, grad_args=(1,), name="cf_while_nested"),
     OpEntry("print", _print_fn, lambda x, **kw: x, _print_samples, name="cf_print"),
+    # the gradient op runs backward_func, which has no gradient of its own
+    OpEntry("py_func", _py_func_fn(_TANH), np.tanh, _py_func_samples, double_grad=False,
+            name="py_func"),
+    OpEntry("py_func", _py_func_fn(_PAIR), lambda x, y: (x * y, np.sin(x) + y),
+            _py_func_pair_samples, double_grad=False, name="py_func_two_outputs"),
 ]
