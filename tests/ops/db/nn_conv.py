@@ -275,6 +275,27 @@ def _weight_corr_samples(rng, dtype):
             Sample((r(0, 16, 3, 3), r(0, 2, 2, 2), [2, 2]), name="empty")]
 
 
+# _relu_mask_mul (sampan/ops/nn_activation.py, the relu backward) lives here with the other
+# hot-path helpers of the conv-net benchmarks.
+def relu_mask_mul(dout, ref):
+    return call("_relu_mask_mul", dout, ref)
+
+
+def ref_relu_mask_mul(dout, ref):
+    return (dout * (ref > 0)).astype(dout.dtype)
+
+
+def _relu_mask_samples(rng, dtype):
+    def r(*shape):
+        return rng.uniform(-2, 2, shape).astype(dtype)
+    ref = r(3, 4)
+    ref[0, :2] = 0.0  # the kink itself: masked out
+    return [Sample((r(3, 4), ref), name="2-d"),
+            Sample((r(), r()), name="0-d"),
+            Sample((r(4, 3).T, r(4, 3).T), name="non-contiguous"),
+            Sample((r(0, 3), r(0, 3)), name="empty")]
+
+
 def _entry(op, fn, ref, samples, **kw):
     return OpEntry(op, fn, ref, samples, tol=10.0, **kw)
 
@@ -289,4 +310,6 @@ ENTRIES = [
     _entry("im2col", F.unfold, ref_unfold, _unfold_samples),
     _entry("fold", F.fold, ref_fold, _fold_samples),
     _entry("_conv_weight_corr", weight_corr, ref_weight_corr, _weight_corr_samples),
+    OpEntry("_relu_mask_mul", relu_mask_mul, ref_relu_mask_mul, _relu_mask_samples,
+            grad_args=(0,)),
 ]
