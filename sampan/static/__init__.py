@@ -22,6 +22,10 @@ from .control_flow import Print, case, cond, switch_case, while_loop  # noqa: F4
 from .compiled import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .checkpoint import load, load_program_state, save, set_program_state  # noqa: F401
 from .py_func import py_func  # noqa: F401
+from .metrics import accuracy, auc  # noqa: F401
+from .misc import (ExponentialMovingAverage, device_guard, load_from_file,  # noqa: F401
+                   save_to_file, xpu_places)
+from ..framework.param_attr import WeightNormParamAttr  # noqa: F401
 
 
 def cpu_places(device_count=None) -> list:
@@ -42,4 +46,6 @@ __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
            "load_inference_model", "serialize_program", "deserialize_program",
            "serialize_persistables", "deserialize_persistables", "normalize_program",
            "Print", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "save",
-           "load", "load_program_state", "set_program_state", "py_func"]
+           "load", "load_program_state", "set_program_state", "py_func",
+           "accuracy", "auc", "ExponentialMovingAverage", "device_guard", "save_to_file",
+           "load_from_file", "xpu_places", "WeightNormParamAttr"]

@@ -225,6 +225,64 @@ def _py_func_pair_samples(rng, dtype):
                                               name="0d")]
 
 
+# --- auc ---------------------------------------------------------------------------------------------
+
+def _auc_fn(p, label, sp, sn, **kw):
+    return call("auc", p, label, sp, sn, **kw)
+
+
+def _auc_ref(p, label, sp, sn, num_thresholds=4095, slide_steps=1, curve="ROC"):
+    t, L = num_thresholds, num_thresholds + 1
+    sp, sn = sp.reshape(-1).astype(np.int64), sn.reshape(-1).astype(np.int64)
+    pos, neg = np.zeros(L, np.int64), np.zeros(L, np.int64)
+    for prob, lab in zip(p[:, -1], label.reshape(-1)):
+        b = min(int(prob * t), t)
+        if lab:
+            pos[b] += 1
+        else:
+            neg[b] += 1
+    if slide_steps == 0:
+        sp[:L] += pos
+        sn[:L] += neg
+        tot_p, tot_n = sp[:L], sn[:L]
+    else:
+        cur = int(sp[-1]) % slide_steps
+        for buf, new in ((sp, pos), (sn, neg)):
+            tot = buf[slide_steps * L:(slide_steps + 1) * L]
+            tot -= buf[cur * L:(cur + 1) * L]
+            buf[cur * L:(cur + 1) * L] = new
+            tot += new
+            buf[-1] += 1
+        tot_p = sp[slide_steps * L:(slide_steps + 1) * L]
+        tot_n = sn[slide_steps * L:(slide_steps + 1) * L]
+    area, cp, cn = 0.0, 0.0, 0.0
+    for i in range(t, -1, -1):
+        pp, pn = cp, cn
+        cp, cn = cp + tot_p[i], cn + tot_n[i]
+        area += (cn - pn) * (cp + pp) / 2.0
+    value = area / cp / cn if cp > 0 and cn > 0 else 0.0
+    shape = (1, L) if slide_steps == 0 else (-1,)
+    return np.array(value), sp.reshape(shape), sn.reshape(shape)
+
+
+def _auc_samples(rng, dtype):
+    q = rng.random((6, 1)).astype(dtype)
+    p = np.concatenate([1 - q, q], 1)
+    label = np.array([[0], [1], [1], [1], [0], [0]], np.int64)
+    w = np.arange(17, dtype=np.int64) % 3
+    w[-1] = 5
+    return [Sample((p, label, np.zeros(17, np.int64), np.zeros(17, np.int64)),
+                   {"num_thresholds": 7}, name="window"),
+            Sample((p, label, w, w[::-1].copy()), {"num_thresholds": 7}, name="window_filled"),
+            Sample((p, label.reshape(-1), np.arange(8, dtype=np.int64).reshape(1, 8),
+                    np.ones((1, 8), np.int64)), {"num_thresholds": 7, "slide_steps": 0},
+                   name="global"),
+            Sample((p[:0], label[:0], np.zeros((1, 8), np.int64), np.zeros((1, 8), np.int64)),
+                   {"num_thresholds": 7, "slide_steps": 0}, name="empty"),
+            Sample((p, label, np.zeros(3 * 5 + 1, np.int64), np.zeros(16, np.int64)),
+                   {"num_thresholds": 4, "slide_steps": 2}, name="two_steps")]
+
+
 ENTRIES = [
     OpEntry("cond", via_op("cond", _cond_build), _cond_ref, _cond_samples,
             grad_args=(1, 2), name="cf_cond"),
@@ -240,4 +298,5 @@ ENTRIES = [
             name="py_func"),
     OpEntry("py_func", _py_func_fn(_PAIR), lambda x, y: (x * y, np.sin(x) + y),
             _py_func_pair_samples, double_grad=False, name="py_func_two_outputs"),
+    OpEntry("auc", _auc_fn, _auc_ref, _auc_samples, grad=False, name="auc"),
 ]
