@@ -274,7 +274,12 @@ class Executor:
         self._cache: dict = {}
 
     def close(self) -> None:
+        """Release the compiled plans (the Executor stays usable)."""
         self._cache.clear()
+
+    def flush(self) -> None:
+        """Paddle flushes its distributed trainer's buffers here; nothing is buffered in
+        sampan (a no-op, kept for API compatibility)."""
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False,

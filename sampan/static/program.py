@@ -175,7 +175,7 @@ class Program:
     def __init__(self) -> None:
         self.blocks = [Block(self, 0)]
         self._current_block_idx = 0
-        self.random_seed = 0
+        self._seed = _SEED[0]
         self._version = 0
         self._consts: dict = {}    # name -> ndarray for constant Variables
         self._bound: dict = {}     # name -> eager Tensor backing a persistable Variable
@@ -184,6 +184,52 @@ class Program:
 
     def _bump(self) -> None:
         self._version += 1
+
+    # --- random seed -----------------------------------------------------------------
+    @property
+    def random_seed(self) -> int:
+        """Seed of the program's random ops (0: a fresh seed each run); new Programs start
+        from the seed set by `global_seed`."""
+        return self._seed
+
+    @random_seed.setter
+    def random_seed(self, seed: int) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"Program.random_seed's input seed must be an integer, but "
+                             f"received {type(seed).__name__}")
+        self._seed = seed
+        self._bump()   # compiled plans hold the derived per-op seeds
+
+    def global_seed(self, seed: int = 0) -> None:
+        """Set this program's random seed and the default seed of Programs created later."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"Program.global_seed: seed must be an integer, got "
+                             f"{type(seed).__name__}")
+        _SEED[0] = seed
+        self.random_seed = seed
+
+    @staticmethod
+    def parse_from_string(binary_str) -> "Program":
+        """A Program from sampan's serialized form (JSON text or bytes, as written by
+        static.serialize_program or the .pdmodel files)."""
+        import json as _json
+        from .io import program_from_dict
+        if isinstance(binary_str, (bytes, bytearray)):
+            binary_str = bytes(binary_str).decode("utf-8")
+        if not isinstance(binary_str, str):
+            raise TypeError(f"Program.parse_from_string: expected str or bytes, got "
+                            f"{type(binary_str).__name__}")
+        try:
+            d = _json.loads(binary_str)
+        except ValueError as e:
+            raise ValueError(f"Program.parse_from_string: not a serialized sampan program "
+                             f"({e})") from None
+        if not isinstance(d, dict):
+            raise ValueError("Program.parse_from_string: not a serialized sampan program")
+        program = program_from_dict(d)
+        program._feed_names = d.get("feed", [])
+        program._fetch_names = d.get("fetch", [])
+        return program
 
     # --- structure -------------------------------------------------------------------
     def global_block(self) -> Block:
@@ -217,17 +263,82 @@ class Program:
     def all_parameters(self) -> list:
         return [p for block in self.blocks for p in block.all_parameters()]
 
+    def _state_vars(self, mode: str) -> list:
+        if not isinstance(mode, str):
+            raise TypeError(f"Type of `mode` should be string, but received "
+                            f"{type(mode).__name__}")
+        if mode not in ("all", "param", "opt"):
+            raise ValueError(f"`mode` string should be 'param', 'opt' or 'all', but received "
+                             f"{mode}")
+        out = []
+        for v in self.list_vars():
+            if not v.persistable or v.name in self._consts or v.is_data:
+                continue
+            if mode == "all" or (mode == "param") == v.is_parameter:
+                out.append(v)
+        return out
+
     def state_dict(self, mode: str = "all", scope=None) -> dict:
-        from .executor import global_scope
+        """{name: Tensor} of the parameters ('param'), the other persistable variables such
+        as optimizer state ('opt'), or both ('all'), read from `scope` (default global)."""
+        from .executor import Scope, global_scope
         from ..framework.tensor import wrap
+        if scope is not None and not isinstance(scope, Scope):
+            raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but "
+                            f"received {type(scope).__name__}")
         scope = scope or global_scope()
         out = {}
-        for v in self.list_vars():
-            if v.persistable and v.name not in self._consts:
-                arr = self._bound[v.name]._data if v.name in self._bound else scope.get(v.name)
-                if arr is not None and (mode == "all" or (mode == "param") == v.is_parameter):
-                    out[v.name] = wrap(arr)
+        for v in self._state_vars(mode):
+            arr = self._bound[v.name]._data if v.name in self._bound else scope.get(v.name)
+            if arr is None:
+                raise ValueError(f"Can not find Variable '{v.name}' in the scope. Make sure "
+                                 f"it is initialized")
+            out[v.name] = wrap(arr)
         return out
+
+    def set_state_dict(self, state_dict: dict, scope=None) -> None:
+        """Set persistable variables from {name: array or Tensor} (run the startup program
+        first); names not in the program, or of the wrong shape, are skipped with a
+        warning."""
+        import warnings
+        import numpy as np
+        from .executor import Scope, global_scope
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Type of `state_dict` should be dict, but received "
+                            f"{type(state_dict).__name__}")
+        if scope is not None and not isinstance(scope, Scope):
+            raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but "
+                            f"received {type(scope).__name__}")
+        scope = scope or global_scope()
+        known = {v.name: v for v in self.list_vars()}
+        for name, value in state_dict.items():
+            var = known.get(name)
+            if var is None:
+                warnings.warn(f"Skip loading for '{name}'. Because '{name}' not in the "
+                              f"program.")
+                continue
+            if not (isinstance(value, np.ndarray) or hasattr(value, "__array__")):
+                warnings.warn(f"Skip loading for '{name}'. `value` should be `numpy.ndarray` "
+                              f"or Tensor, but received {type(value).__name__}.")
+                continue
+            arr = np.asarray(getattr(value, "_data", value))
+            bound = self._bound.get(name)
+            cur = bound._data if bound is not None else scope.get(name)
+            if cur is None:
+                warnings.warn(f"Skip loading for '{name}'. Can not find Variable '{name}' in "
+                              f"the Scope.")
+                continue
+            if list(cur.shape) != list(arr.shape):
+                warnings.warn(f"Skip loading for '{name}'. {name} expected a shape "
+                              f"{list(cur.shape)}, but the received shape is "
+                              f"{list(arr.shape)}.")
+                continue
+            arr = arr.astype(cur.dtype)
+            if bound is not None:
+                bound._data = arr.copy()
+                bound._version += 1
+            else:
+                scope.set(name, arr)
 
     # --- copies ----------------------------------------------------------------------
     def clone(self, for_test: bool = False) -> "Program":
@@ -235,7 +346,7 @@ class Program:
         inference: each OpDef's `test_attrs` are applied (dropout off, batch_norm on its
         running statistics)."""
         new = Program()
-        new.random_seed = self.random_seed
+        new._seed = self._seed
         new._consts = dict(self._consts)
         new._bound = dict(self._bound)
         new._eager_ids = dict(self._eager_ids)
@@ -278,6 +389,9 @@ def _copy_slots(table: dict) -> dict:
 
 
 # --- the current programs -------------------------------------------------------------------
+
+_SEED = [0]   # Program.global_seed: the random_seed new Programs start with
+
 
 class _Current:
     main = Program()
