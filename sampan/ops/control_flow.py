@@ -176,6 +176,32 @@ class WhileLoop(OpDef):
         return while_vjp(ctx, grads)
 
 
+_PRINTED: dict = {}   # (print_id, is_backward) -> times printed (static.Print first_n)
+
+
+def _print_count(attrs: dict) -> bool:
+    """Whether this run prints: always when first_n < 0, else only the first first_n runs
+    of each Print op (forward and backward counted apart)."""
+    first_n = attrs["first_n"]
+    if first_n is None or first_n < 0:
+        return True
+    key = (attrs["print_id"], bool(attrs["is_backward"]))
+    done = _PRINTED.get(key, 0)
+    if done >= first_n:
+        return False
+    _PRINTED[key] = done + 1
+    return True
+
+
+_PRINT_IDS = [0]
+
+
+def new_print_id() -> int:
+    """A fresh id for a Print op's first_n counter."""
+    _PRINT_IDS[0] += 1
+    return _PRINT_IDS[0]
+
+
 @register
 class Print(OpDef):
     """Identity that prints its input (static.Print); the gradient is printed too when
@@ -183,7 +209,7 @@ class Print(OpDef):
     name = "print"
     attrs = {"message": "", "summarize": 20, "var_name": "", "print_tensor_name": True,
              "print_tensor_type": True, "print_tensor_shape": True, "print_phase": "both",
-             "is_backward": False}
+             "is_backward": False, "first_n": -1, "print_id": -1}
 
     def infer(self, x, **attrs):
         attrs = {**self.attrs, **attrs}
@@ -195,7 +221,7 @@ class Print(OpDef):
     def compute(self, xp, x, **attrs):
         attrs = {**self.attrs, **attrs}
         phase = "backward" if attrs["is_backward"] else "forward"
-        if attrs["print_phase"] in (phase, "both"):
+        if attrs["print_phase"] in (phase, "both") and _print_count(attrs):
             lines = []
             if attrs["message"]:
                 lines.append(str(attrs["message"]))

@@ -486,8 +486,14 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
           print_tensor_type=True, print_tensor_shape=True, print_tensor_lod=True,
           print_phase="both"):
     """Print `input` when the op runs (and its gradient in backward when print_phase is
-    'backward' or 'both'); returns a Tensor equal to `input`. first_n is accepted and
-    ignored (every run prints)."""
+    'backward' or 'both'); returns a Tensor equal to `input`. first_n >= 0 prints only the
+    first first_n runs of this op (-1: every run). Static graph mode only, as in Paddle."""
+    from .input import static_mode_error
+    from .builder import building_active
+    if not building_active():
+        raise static_mode_error("paddle.static.Print")
+    if isinstance(first_n, bool) or not isinstance(first_n, int):
+        raise TypeError(f"Print: first_n must be an int, got {type(first_n).__name__}")
     if print_phase not in ("forward", "backward", "both"):
         raise ValueError(f"Print: print_phase must be 'forward', 'backward' or 'both', got "
                          f"{print_phase!r}")
@@ -496,7 +502,8 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
                 print_tensor_name=bool(print_tensor_name),
                 print_tensor_type=bool(print_tensor_type),
                 print_tensor_shape=bool(print_tensor_shape), print_phase=print_phase,
-                is_backward=False)
+                is_backward=False, first_n=first_n,
+                print_id=_ops.new_print_id() if first_n >= 0 else -1)
 
 
 # --- gradients ------------------------------------------------------------------------------------

@@ -86,7 +86,9 @@ def program_to_dict(program: Program) -> dict:
                 entry["trainable"] = bool(v.trainable)
             vars_.append(entry)
         ops = [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
-                "attrs": {k: _json_attr(a) for k, a in op.attrs.items()}} for op in block.ops]
+                "attrs": {k: _json_attr(a) for k, a in op.attrs.items()},
+                **({"namescope": op.namescope} if op.namescope != "/" else {})}
+               for op in block.ops]
         blocks.append({"idx": block.idx, "parent": block.parent_idx, "vars": vars_,
                        "ops": ops})
     d = {"format": FORMAT, "version": VERSION, "random_seed": program.random_seed,
@@ -129,7 +131,7 @@ def program_from_dict(d: dict) -> Program:
             block.vars[v.name] = v
         for od in bd["ops"]:
             block.ops.append(Operator(block, od["type"], od["inputs"], od["outputs"],
-                                      od["attrs"]))
+                                      od["attrs"], od.get("namescope", "/")))
         program.blocks.append(block)
     return program
 

@@ -18,14 +18,18 @@ class Operator:
     """One op: type (OpDef name), inputs {slot: [var names]}, outputs {name: [var names]},
     attrs (defaults merged, JSON-serializable)."""
 
-    __slots__ = ("block", "type", "inputs", "outputs", "attrs")
+    __slots__ = ("block", "type", "inputs", "outputs", "attrs", "namescope")
 
-    def __init__(self, block, type: str, inputs: dict, outputs: dict, attrs: dict) -> None:
+    def __init__(self, block, type: str, inputs: dict, outputs: dict, attrs: dict,
+                 namescope: str | None = None) -> None:
         self.block = block
         self.type = type
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
+        # static.name_scope at creation ("/enc/inner/"); Paddle's op_namescope attr, kept
+        # outside `attrs` (those are the kernel's arguments)
+        self.namescope = current_name_scope() if namescope is None else namescope
 
     def input(self, slot: str) -> list:
         return list(self.inputs.get(slot, []))
@@ -42,10 +46,12 @@ class Operator:
         return [n for names in self.outputs.values() for n in names]
 
     def attr(self, name: str):
+        if name == "op_namescope" and name not in self.attrs:
+            return self.namescope
         return self.attrs[name]
 
     def has_attr(self, name: str) -> bool:
-        return name in self.attrs
+        return name in self.attrs or name == "op_namescope"
 
     def to_string(self) -> str:
         """`%out = type(slot=%var, list=[%a, %b], attr=value)`; attrs equal to the OpDef
@@ -366,7 +372,7 @@ class Program:
                     if opdef is not None:
                         attrs.update(opdef.test_attrs)
                 nb.ops.append(Operator(nb, op.type, _copy_slots(op.inputs),
-                                       _copy_slots(op.outputs), attrs))
+                                       _copy_slots(op.outputs), attrs, op.namescope))
             new.blocks.append(nb)
         new._is_test = for_test or self._is_test
         return new
@@ -396,7 +402,13 @@ _SEED = [0]   # Program.global_seed: the random_seed new Programs start with
 class _Current:
     main = Program()
     startup = Program()
-    name_scopes: list = []
+    name_scopes: list = []      # the open name_scope paths, innermost last
+    scope_counts: dict = {}     # (parent path, prefix) -> times opened (Paddle's _1, _2...)
+
+
+def current_name_scope() -> str:
+    """The innermost open name_scope path ("/" outside any)."""
+    return _Current.name_scopes[-1] if _Current.name_scopes else "/"
 
 
 def default_main_program() -> Program:
@@ -444,8 +456,20 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
 
 @contextlib.contextmanager
 def name_scope(prefix: str | None = None):
-    """Prefix for generated names inside (recorded for readability; names stay unique)."""
-    _Current.name_scopes.append(prefix or "")
+    """Group the ops built inside under `prefix`: each Operator records the path of open
+    scopes as `op.attr("op_namescope")` ("/enc/inner/"); reopening a name under the same
+    parent gets "_1", "_2"... as in Paddle. Variable names are unaffected (as in Paddle)."""
+    if prefix is not None and not isinstance(prefix, str):
+        raise TypeError(f"name_scope: prefix must be a str or None, got "
+                        f"{type(prefix).__name__}")
+    parent = current_name_scope()
+    if prefix:
+        n = _Current.scope_counts.get((parent, prefix), 0)
+        _Current.scope_counts[(parent, prefix)] = n + 1
+        path = f"{parent}{prefix if n == 0 else f'{prefix}_{n}'}/"
+    else:
+        path = parent
+    _Current.name_scopes.append(path)
     try:
         yield
     finally:
