@@ -56,7 +56,8 @@ def as_strided(x, shape, stride, offset=0, name=None):
 
     Examples:
         >>> import sampan as paddle
-        >>> paddle.as_strided(paddle.arange(6), [2, 3], [1, 2]).numpy()
+        >>> from sampan.tensor.extra import as_strided
+        >>> as_strided(paddle.arange(6), [2, 3], [1, 2]).numpy()
         array([[0, 2, 4],
                [1, 3, 5]])
     """
@@ -95,7 +96,8 @@ def combinations(x, r=2, with_replacement=False, name=None):
 
     Examples:
         >>> import sampan as paddle
-        >>> paddle.combinations(paddle.to_tensor([1, 2, 3])).numpy()
+        >>> from sampan.tensor.extra import combinations
+        >>> combinations(paddle.to_tensor([1, 2, 3])).numpy()
         array([[1, 2],
                [1, 3],
                [2, 3]])
@@ -127,7 +129,8 @@ def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
 
     Examples:
         >>> import sampan as paddle
-        >>> paddle.ones([3, 2]).fill_diagonal_tensor(paddle.zeros([2])).numpy()
+        >>> from sampan.tensor.extra import fill_diagonal_tensor
+        >>> fill_diagonal_tensor(paddle.ones([3, 2]), paddle.zeros([2])).numpy()
         array([[0., 1.],
                [1., 0.],
                [1., 1.]], dtype=float32)
@@ -227,7 +230,8 @@ def trapezoid(y, x=None, dx=None, axis=-1, name=None):
 
     Examples:
         >>> import sampan as paddle
-        >>> paddle.trapezoid(paddle.to_tensor([1.0, 2.0, 4.0]), dx=2.0).numpy()
+        >>> from sampan.tensor.extra import trapezoid
+        >>> trapezoid(paddle.to_tensor([1.0, 2.0, 4.0]), dx=2.0).numpy()
         array(9., dtype=float32)
     """
     return _trapezoid("trapezoid", y, x, dx, int(axis), False)
@@ -238,7 +242,8 @@ def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
 
     Examples:
         >>> import sampan as paddle
-        >>> paddle.cumulative_trapezoid(paddle.to_tensor([1.0, 2.0, 4.0])).numpy()
+        >>> from sampan.tensor.extra import cumulative_trapezoid
+        >>> cumulative_trapezoid(paddle.to_tensor([1.0, 2.0, 4.0])).numpy()
         array([1.5, 4.5], dtype=float32)
     """
     return _trapezoid("cumulative_trapezoid", y, x, dx, int(axis), True)
@@ -259,7 +264,8 @@ def renorm(x, p, axis, max_norm):
 
     Examples:
         >>> import sampan as paddle
-        >>> paddle.renorm(paddle.to_tensor([[3.0, 4.0], [0.3, 0.4]]), 2.0, 0, 1.0).numpy()
+        >>> from sampan.tensor.extra import renorm
+        >>> renorm(paddle.to_tensor([[3.0, 4.0], [0.3, 0.4]]), 2.0, 0, 1.0).numpy()
         array([[0.6, 0.8],
                [0.3, 0.4]], dtype=float32)
     """
@@ -311,7 +317,8 @@ def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="tr
     Examples:
         >>> import sampan as paddle
         >>> x = paddle.to_tensor([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3]])
-        >>> value, index = paddle.top_p_sampling(x, paddle.to_tensor([0.1, 0.1]))
+        >>> from sampan.tensor.extra import top_p_sampling
+        >>> value, index = top_p_sampling(x, paddle.to_tensor([0.1, 0.1]))
         >>> index.numpy().tolist()
         [[1], [0]]
     """
@@ -333,7 +340,8 @@ def batch(reader, batch_size, drop_last=False):
 
     Examples:
         >>> import sampan as paddle
-        >>> list(paddle.batch(lambda: iter(range(5)), 2)())
+        >>> from sampan.tensor.extra import batch
+        >>> list(batch(lambda: iter(range(5)), 2)())
         [[0, 1], [2, 3], [4]]
     """
     if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
