@@ -64,6 +64,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
                [2.]], dtype=float32)
     """
     if not getattr(loss, "_is_variable", False):
+        _dynamic_mode_check("paddle.static.append_backward")
         raise TypeError(f"append_backward: loss must be a static Variable, got "
                         f"{type(loss).__name__}")
     if loss.size not in (1, -1):
@@ -83,6 +84,14 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
                          out_names=[_grad_name(block, loss.name)])
         grads = _backward(block, [loss], [seed], params + leaves, set(_names(no_grad_set)))
     return [(p, g) for p, g in zip(params, grads) if g is not None]
+
+
+def _dynamic_mode_check(api: str) -> None:
+    """An eager Tensor given outside static building: Paddle's static-only error."""
+    from .builder import building_active
+    from .input import static_mode_error
+    if not building_active():
+        raise static_mode_error(api)
 
 
 def _param_var(program, p) -> Variable:
@@ -106,6 +115,7 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None) -> list:
     inputs = [inputs] if single else list(inputs)
     for v in targets + inputs:
         if not getattr(v, "_is_variable", False):
+            _dynamic_mode_check("paddle.static.gradients")
             raise TypeError(f"gradients: targets and inputs must be static Variables, got "
                             f"{type(v).__name__}")
     block = targets[0].block

@@ -95,7 +95,10 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
     Xavier-uniform for weights. An initialiser is called as `init(var, block)` on the startup
     program's copy of the variable and may return the Variable holding the initial value.
     """
-    _require_static("paddle.static.create_parameter")
+    if not building_active():  # Paddle returns an eager Parameter in dynamic mode
+        from ..tensor.creation import create_parameter as eager_create_parameter
+        return eager_create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
+                                       default_initializer=default_initializer)
     dims = [int(d) for d in shape]
     if any(d < 0 for d in dims):
         raise ValueError(f"create_parameter: every dim of shape must be non-negative, got "
@@ -187,7 +190,14 @@ def write_to(block, value, name: str) -> None:
 
 def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
     """A global Variable filled with `value` by the startup program."""
-    _require_static("paddle.static.create_global_var")
+    if not building_active():  # Paddle returns a filled eager Tensor in dynamic mode
+        from ..ops.dispatch import call
+        out = call("full", shape=[int(d) for d in shape], fill_value=value,
+                   dtype=_dt.convert_dtype(dtype).name)
+        out.persistable = bool(persistable)
+        if name is not None:
+            out.name = name
+        return out
     dims = [int(d) for d in shape]
     dtype = _dt.convert_dtype(dtype)
     name = name or unique_name.generate("global_var")

@@ -136,10 +136,18 @@ def program_from_dict(d: dict) -> Program:
     return program
 
 
-def _names(vars_) -> list:
+def _names(vars_, api: str = "normalize_program") -> list:
     if vars_ is None:
         return []
     vars_ = vars_ if isinstance(vars_, (list, tuple)) else [vars_]
+    for v in vars_:
+        if not isinstance(v, str) and not getattr(v, "_is_variable", False):
+            from .builder import building_active
+            from .input import static_mode_error
+            if not building_active():
+                raise static_mode_error(f"paddle.static.{api}")
+            raise TypeError(f"{api}: feed_vars/fetch_vars must be static Variables (or names), "
+                            f"got {type(v).__name__}")
     return [v if isinstance(v, str) else v.name for v in vars_]
 
 
@@ -148,11 +156,11 @@ def normalize_program(program: Program, feed_vars, fetch_vars, **kwargs) -> Prog
     if not isinstance(program, Program):
         raise TypeError(f"normalize_program: program must be a Program, got "
                         f"{type(program).__name__}")
-    fetch = _names(fetch_vars)
+    fetch = _names(fetch_vars, kwargs.get("_api", "normalize_program"))
     pruned = dead_code_elimination(program, keep=fetch, side_effects=False, prune_vars=True)
     pruned = pruned.clone(for_test=True)
     block = pruned.global_block()
-    feeds = _names(feed_vars)
+    feeds = _names(feed_vars, kwargs.get("_api", "normalize_program"))
     for name in feeds + fetch:
         if not block.has_var(name):
             raise ValueError(f"normalize_program: {name!r} is not a variable of the program")
@@ -170,7 +178,8 @@ def normalize_program(program: Program, feed_vars, fetch_vars, **kwargs) -> Prog
 def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
     """The pruned inference program of `kwargs['program']` (default main) as JSON bytes."""
     program = kwargs.get("program") or default_main_program()
-    program = normalize_program(program, feed_vars, fetch_vars)
+    program = normalize_program(program, feed_vars, fetch_vars,
+                                _api=kwargs.get("_api", "serialize_program"))
     refuse_py_func(program, "serialize_program")
     d = program_to_dict(program)
     d["feed"], d["fetch"] = program._feed_names, program._fetch_names
@@ -243,7 +252,7 @@ def save_inference_model(path_prefix: str, feed_vars, fetch_vars, executor, **kw
         fetches = fetch_vars if isinstance(fetch_vars, (list, tuple)) else [fetch_vars]
         if fetches and getattr(fetches[0], "_is_variable", False):
             kwargs["program"] = fetches[0].block.program
-    model = serialize_program(feed_vars, fetch_vars, **kwargs)
+    model = serialize_program(feed_vars, fetch_vars, _api="save_inference_model", **kwargs)
     params = serialize_persistables(feed_vars, fetch_vars, executor, **kwargs)
     write_atomic(path_prefix + ".pdmodel", lambda f: f.write(model))
     write_atomic(path_prefix + ".pdiparams", lambda f: f.write(params))

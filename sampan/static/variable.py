@@ -97,6 +97,24 @@ class Variable:
                         f"has no value; fetch it with Executor.run(fetch_list=[...]) or run "
                         f"in dynamic mode (paddle.disable_static())")
 
+    def _dynamic_only(self, what: str):
+        """Paddle's fake_interface_only: eager-autograd methods of a static Variable."""
+        raise AssertionError(
+            f"'{what}' only can be called by `paddle.Tensor` in dynamic graph mode "
+            f"(Variable '{self.name}' is symbolic). In static graph mode append the gradient "
+            f"ops with paddle.static.append_backward(loss) / paddle.static.gradients(...) "
+            f"(or optimizer.minimize(loss)) and fetch them with Executor.run; or switch to "
+            f"dynamic graph mode with paddle.disable_static()")
+
+    def backward(self, grad_tensor=None, retain_graph: bool = False):
+        self._dynamic_only("backward")
+
+    def gradient(self):
+        self._dynamic_only("gradient")
+
+    def clear_gradient(self, set_to_zero: bool = True):
+        self._dynamic_only("clear_gradient")
+
     def numpy(self):
         self._no_value("numpy")
 

@@ -76,3 +76,41 @@ def test_dce_prunes_dead_ops_inside_cond_branches():
     for v in (np.ones(3, "float32"), -np.ones(3, "float32")):
         np.testing.assert_array_equal(exe.run(pruned, feed={"x": v}, fetch_list=[out])[0],
                                       exe.run(main, feed={"x": v}, fetch_list=[out])[0])
+
+
+# --- static-only / dynamic-only errors (Paddle's wording and AssertionError) ---------------------
+
+@pytest.mark.parametrize("api, fn", [
+    ("data", lambda: static.data("x", [2], "float32")),
+    ("fc", lambda: static.nn.fc(paddle.ones([2, 3]), 2)),
+    ("append_backward", lambda: static.append_backward(paddle.ones([2]).sum())),
+    ("gradients", lambda: static.gradients([paddle.ones([2]).sum()], [paddle.ones([2])])),
+    ("save_inference_model", lambda: static.save_inference_model(
+        "/tmp/never_written", [paddle.ones([2])], [paddle.ones([2])], static.Executor())),
+    ("serialize_program", lambda: static.serialize_program([paddle.ones([2])],
+                                                           [paddle.ones([2])])),
+])
+def test_static_only_apis_in_dynamic_mode(api, fn):
+    with pytest.raises(AssertionError, match=rf"{api}: only supported in static graph mode.*"
+                                             rf"'{api}\(\)'.*paddle.enable_static\(\)"):
+        fn()
+
+
+def test_static_apis_paddle_allows_in_dynamic_mode():
+    p = static.create_parameter([2, 3], "float32")
+    assert isinstance(p, paddle.Tensor) and not p.stop_gradient and p.shape == [2, 3]
+    g = static.create_global_var([2], 1.5, "float32", persistable=True)
+    assert g.persistable and g.numpy().tolist() == [1.5, 1.5]
+    with static.device_guard("cpu"):
+        pass
+
+
+def test_dynamic_only_methods_on_variables():
+    with static.program_guard(static.Program(), static.Program()):
+        x = static.data("x", [2], "float32")
+        for call in (lambda: x.sum().backward(), x.gradient, x.clear_gradient):
+            with pytest.raises(AssertionError, match="only can be called by `paddle.Tensor` "
+                                                     "in dynamic graph mode.*append_backward"):
+                call()
+        with pytest.raises(TypeError, match="symbolic"):
+            x.numpy()
