@@ -363,7 +363,7 @@ class PyFunc(OpDef):
         return ([g if need else None for g, need in zip(gx, ctx.needs[0])],)
 
 
-# --- auc (static.auc) -------------------------------------------------------------------------------
+# --- auc (static.auc) -----------------------------------------------------------------------------
 # Not control flow, but a static-graph op like py_func: it accumulates into persistable stat
 # buffers that its outputs overwrite (static.auc retargets the outputs onto the buffers).
 
