@@ -57,6 +57,8 @@ class OpDef:
       nondiff_outputs  output indices that never carry a gradient (integer indices, masks).
       test_attrs  attrs that switch the op to inference behaviour; Program.clone(for_test=True)
                 applies them (dropout: training=False, batch_norm: use_global_stats=True).
+      side_effects  the op does more than compute its outputs (py_func, print): passes
+                never fold, merge or remove it.
       none_grads  multi-output ops: the vjp gets None (not zeros) for outputs that received
                 no gradient, and skips their terms.
       runs_blocks  control flow: the Executor hands compute a `_run_block(block_idx, feed,
@@ -78,6 +80,7 @@ class OpDef:
     test_attrs: dict = {}
     runs_blocks = False
     none_grads = False
+    side_effects = False
 
     def __init__(self) -> None:
         names = [n.lstrip("*").rstrip("?") for n in self.inputs]

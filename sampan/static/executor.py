@@ -159,7 +159,7 @@ def _compile(program: Program, feed_names: tuple, fetch_names: tuple,
             if var is not None and var.persistable:
                 written.append((slots[n], n))
         simple = all(type(a) is int for a in args)
-        runs = getattr(opdef, "runs_blocks", False)
+        runs = opdef.runs_blocks
         steps.append([opdef.compute, tuple(args), dict(op.attrs), outs, opdef.multi_out,
                       simple, (), opdef.random or runs, runs, update])
     fetch = []
