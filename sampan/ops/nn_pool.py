@@ -136,6 +136,10 @@ class _MaxPool(OpDef):
         for i, (o, k, s) in enumerate(zip(out_len, kernel, stride)):
             extra = (o - 1) * s + k - (spatial[i] + pads[2 * i] + pads[2 * i + 1])
             pads[2 * i + 1] += max(extra, 0)
+        if not any(pads) and x.size:
+            out, mask = _max_pool_unpadded(xp, x, kernel, stride, out_len)
+            fmt = a["data_format"]
+            return from_channels_first(xp, out, fmt), from_channels_first(xp, mask, fmt)
         xpad = pad_spatial(xp, x, pads, _lowest(xp, x.dtype))
         win = window_view(xp, xpad, kernel, stride, [1] * len(kernel), out_len)
         out = None
@@ -174,6 +178,38 @@ class _MaxPool(OpDef):
                                                  a.padding[0::2]))
         disjoint = all(k <= s for k, s in zip(a.kernel_size, a.stride))
         return (_scatter_grad(g, ctx.mask, ctx.x, a.data_format, may_miss, disjoint),)
+
+
+def _max_pool_unpadded(xp, x, kernel, stride, out_len):
+    """Max pooling of channels-first x whose windows all lie inside it: the max by running
+    maximum over the kernel offsets, then the first offset that attains it (bool passes:
+    still-missing & (v != max), counted), then its flat input index from a small table."""
+    win = window_view(xp, x, kernel, stride, [1] * len(kernel), out_len)
+    views = [win[(Ellipsis,) + k] for k in _ranges(kernel)]
+    out = views[0].copy()
+    for v in views[1:]:
+        xp.maximum(out, v, out=out)
+    kflat = xp.zeros(out.shape, "int32")
+    if len(views) > 1:
+        miss = xp.not_equal(views[0], out)
+        kflat += miss
+        hit = xp.empty_like(miss)
+        for v in views[1:-1]:
+            xp.not_equal(v, out, out=hit)
+            miss &= hit
+            kflat += miss
+    spatial = x.shape[2:]
+    steps = [math.prod(spatial[d + 1:]) for d in range(len(spatial))]
+    offs = xp.asarray([sum(kk * st for kk, st in zip(k, steps)) for k in _ranges(kernel)],
+                      "int32")
+    mask = xp.take(offs, kflat)
+    base = xp.zeros(tuple(out_len), "int32")
+    for d, (o, s, st) in enumerate(zip(out_len, stride, steps)):
+        shape = [1] * len(out_len)
+        shape[d] = o
+        base += (xp.arange(o, dtype="int32") * (s * st)).reshape(shape)
+    mask += base
+    return out, mask
 
 
 def _ranges(dims):
