@@ -436,3 +436,201 @@ class CtcPosterior(OpDef):
         dtype = log_probs.dtype
         return (xp.ascontiguousarray(post).astype(dtype, copy=False),
                 frames[:, :, None].astype(dtype))
+
+
+# --- RNN-T -----------------------------------------------------------------------------
+
+def _rnnt_check(api: str, logits, labels, input_lengths, label_lengths) -> None:
+    require_float(api, logits, "input")
+    if logits.ndim != 4:
+        raise ValueError(f"{api}: input must be 4-D [batch_size, max_logit_length, "
+                         f"max_label_length + 1, num_classes], got shape "
+                         f"{list(logits.shape)}")
+    if labels.ndim != 2 or labels.dtype.kind not in "iu":
+        raise ValueError(f"{api}: label must be a 2-D int tensor [batch_size, "
+                         f"max_label_length], got shape {list(labels.shape)} dtype "
+                         f"{labels.dtype.name}")
+    batch = logits.shape[0]
+    for arg, spec in (("label", labels), ("input_lengths", input_lengths),
+                      ("label_lengths", label_lengths)):
+        if arg != "label" and (spec.dtype.kind not in "iu" or spec.ndim != 1):
+            raise ValueError(f"{api}: {arg} must be a 1-D int tensor [batch_size], got shape "
+                             f"{list(spec.shape)} dtype {spec.dtype.name}")
+        if -1 not in (spec.shape[0], batch) and spec.shape[0] != batch:
+            raise ValueError(f"{api}: {arg} has batch_size {spec.shape[0]} but input has "
+                             f"batch_size {batch}")
+
+
+class _RnntLattice:
+    """The RNN-T lattice of each sequence: node (t, u) = u labels emitted after t frames;
+    blank(t, u) = input[b, t, u, blank] moves to (t + 1, u), emit(t, u) =
+    input[b, t, u, label[u]] to (t, u + 1); every alignment ends with the blank leaving
+    (T_b - 1, U_b). Forward/backward variables are computed one anti-diagonal t + u at a
+    time, vectorised over the batch and the diagonal."""
+
+    def __init__(self, api, xp, logits, labels, input_lengths, label_lengths, blank):
+        batch, steps, width, classes = logits.shape
+        if not 0 <= blank < classes:
+            raise ValueError(f"{api}: blank {blank} is out of range for {classes} classes")
+        self.tl = input_lengths.astype(xp.int64)
+        self.ll = label_lengths.astype(xp.int64)
+        max_label = min(width - 1, labels.shape[1])
+        if batch and (self.tl.min() < 1 or self.tl.max() > steps):
+            raise ValueError(f"{api}: input_lengths must lie in [1, {steps}] (the input's "
+                             f"max_logit_length), got {self.tl.tolist()}")
+        if batch and (self.ll.min() < 0 or self.ll.max() > max_label):
+            raise ValueError(f"{api}: label_lengths must lie in [0, {max_label}] (input has "
+                             f"max_label_length + 1 = {width}, label has {labels.shape[1]} "
+                             f"columns), got {self.ll.tolist()}")
+        lab = xp.full((batch, max(width - 1, 0)), blank, xp.int64)
+        lab[:, :max_label] = labels[:, :max_label]
+        used = xp.arange(lab.shape[1])[None, :] < self.ll[:, None]
+        lab = xp.where(used, lab, blank)
+        if lab.size and (lab.min() < 0 or lab.max() >= classes):
+            bad = lab[(lab < 0) | (lab >= classes)]
+            raise ValueError(f"{api}: label values must lie in [0, {classes}), got "
+                             f"{int(bad.flat[0])}")
+        self.lab = lab
+        self.blank = blank
+        dtype = logits.dtype
+        self.neg = dtype.type(-xp.inf)
+        self.blank_lp = logits[..., blank]                                   # [B, T, W]
+        emit = xp.full((batch, steps, width), self.neg, dtype)
+        if width > 1:
+            idx = xp.broadcast_to(lab[:, None, :, None], (batch, steps, width - 1, 1))
+            emit[:, :, :-1] = xp.take_along_axis(logits[:, :, :-1], idx, 3)[..., 0]
+        self.emit_lp = emit
+        self.shape = (batch, steps, width)
+
+    def _diagonals(self, xp):
+        _, steps, width = self.shape
+        for d in range(steps + width - 1):
+            t = xp.arange(max(0, d - width + 1), min(d, steps - 1) + 1)
+            yield t, d - t
+
+    def alpha(self, xp):
+        """alpha[b, t, u] = log of the summed probability of the paths reaching (t, u)."""
+        batch, steps, width = self.shape
+        pad = xp.full((batch, steps + 1, width + 1), self.neg, self.blank_lp.dtype)
+        blank = xp.full_like(pad, self.neg)
+        emit = xp.full_like(pad, self.neg)
+        blank[:, 1:, 1:] = self.blank_lp
+        emit[:, 1:, 1:] = self.emit_lp
+        with xp.errstate(invalid="ignore"):
+            for t, u in self._diagonals(xp):
+                if t[0] == 0 and u[0] == 0:
+                    pad[:, 1, 1] = 0
+                    continue
+                pad[:, t + 1, u + 1] = xp.logaddexp(pad[:, t, u + 1] + blank[:, t, u + 1],
+                                                    pad[:, t + 1, u] + emit[:, t + 1, u])
+        return pad[:, 1:, 1:]
+
+    def beta(self, xp):
+        """beta[b, t, u] = log of the summed probability of the path ends from (t, u)
+        (including the final blank); -inf outside the sequence's lattice."""
+        batch, steps, width = self.shape
+        dtype = self.blank_lp.dtype
+        pad = xp.full((batch, steps + 1, width + 1), self.neg, dtype)
+        last_t, last_u = self.tl - 1, self.ll
+        for t, u in reversed(list(self._diagonals(xp))):
+            with xp.errstate(invalid="ignore"):
+                rec = xp.logaddexp(pad[:, t + 1, u] + self.blank_lp[:, t, u],
+                                   pad[:, t, u + 1] + self.emit_lp[:, t, u])
+            inside = (t[None, :] <= last_t[:, None]) & (u[None, :] <= last_u[:, None])
+            pad[:, t, u] = xp.where(inside, rec, self.neg)
+            final = (t[None, :] == last_t[:, None]) & (u[None, :] == last_u[:, None])
+            if final.any():
+                b, k = xp.nonzero(final)
+                pad[b, t[k], u[k]] = self.blank_lp[b, t[k], u[k]]
+        return pad[:, :steps, :width]
+
+    def loss(self, xp, alpha):
+        rows = xp.arange(self.shape[0])
+        t, u = self.tl - 1, self.ll
+        return -(alpha[rows, t, u] + self.blank_lp[rows, t, u])
+
+    def edge_posteriors(self, xp, alpha, beta, loglike):
+        """(blank, emit) [B, T, W]: probability that an alignment takes each edge."""
+        batch, steps, width = self.shape
+        after_blank = xp.full_like(beta, self.neg)
+        after_blank[:, :-1] = beta[:, 1:]
+        rows = xp.arange(batch)
+        after_blank[rows, self.tl - 1, self.ll] = 0
+        after_emit = xp.full_like(beta, self.neg)
+        after_emit[:, :, :-1] = beta[:, :, 1:]
+        ll = loglike[:, None, None]
+        with xp.errstate(all="ignore"):
+            p_blank = xp.exp(alpha + self.blank_lp + after_blank - ll)
+            p_emit = xp.exp(alpha + self.emit_lp + after_emit - ll)
+        ok = xp.isfinite(loglike)[:, None, None]
+        zero = alpha.dtype.type(0)
+        p_blank = xp.where(ok & xp.isfinite(p_blank), p_blank, zero)
+        p_emit = xp.where(ok & xp.isfinite(p_emit), p_emit, zero)
+        return p_blank, p_emit
+
+
+@register
+class RnntLoss(OpDef):
+    """Per-sequence RNN-T loss -log p(label | input) over the monotonic lattice of frames
+    and labels, as Paddle's CPU warprnnt kernel: `input` [B, T, U + 1, D] holds log
+    probabilities used as they are (no softmax is applied); label [B, U], input_lengths and
+    label_lengths [B] int. Returns [B] in the input's dtype.
+
+    Gradient (as warprnnt's): -g * edge posterior, where label-emission edges are weighted by
+    1 + fastemit_lambda (FastEmit regularisation; it changes only the gradient, not the
+    loss). The posterior is treated as constant in second-order gradients.
+    """
+
+    name = "rnnt_loss"
+    inputs = ("input", "label", "input_lengths", "label_lengths")
+    attrs = {"blank": 0, "fastemit_lambda": 0.001}
+
+    def infer(self, input, label, input_lengths, label_lengths, blank=0,
+              fastemit_lambda=0.001):
+        _rnnt_check(self.name, input, label, input_lengths, label_lengths)
+        return TensorSpec((input.shape[0],), input.dtype)
+
+    def compute(self, xp, input, label, input_lengths, label_lengths, blank=0,
+                fastemit_lambda=0.001):
+        lat = _RnntLattice(self.name, xp, input, label, input_lengths, label_lengths, blank)
+        return lat.loss(xp, lat.alpha(xp)).astype(input.dtype, copy=False)
+
+    def vjp(self, ctx, g):
+        if not ctx.needs[0]:
+            return None, None, None, None
+        post = call("_rnnt_posterior", ctx.input, ctx.label, ctx.input_lengths,
+                    ctx.label_lengths, blank=ctx.blank, fastemit_lambda=ctx.fastemit_lambda)
+        return -post * call("reshape", g, shape=[-1, 1, 1, 1]), None, None, None
+
+
+@register
+class RnntPosterior(OpDef):
+    """Edge posteriors of the RNN-T lattice scattered onto the input's classes:
+    out[b, t, u, blank] = P(alignment leaves (t, u) by a blank), out[b, t, u, label[u]] +=
+    (1 + fastemit_lambda) * P(alignment emits label u at frame t). Entries outside every
+    alignment are 0. Private helper of rnnt_loss's gradient; not differentiable.
+    """
+
+    name = "_rnnt_posterior"
+    inputs = ("input", "label", "input_lengths", "label_lengths")
+    attrs = {"blank": 0, "fastemit_lambda": 0.001}
+
+    def infer(self, input, label, input_lengths, label_lengths, blank=0,
+              fastemit_lambda=0.001):
+        _rnnt_check(self.name, input, label, input_lengths, label_lengths)
+        return input
+
+    def compute(self, xp, input, label, input_lengths, label_lengths, blank=0,
+                fastemit_lambda=0.001):
+        lat = _RnntLattice(self.name, xp, input, label, input_lengths, label_lengths, blank)
+        alpha = lat.alpha(xp)
+        p_blank, p_emit = lat.edge_posteriors(xp, alpha, lat.beta(xp), -lat.loss(xp, alpha))
+        batch, steps, width, classes = input.shape
+        out = xp.zeros(input.shape, input.dtype)
+        out[..., blank] = p_blank
+        if width > 1:
+            idx = xp.broadcast_to(lat.lab[:, None, :, None], (batch, steps, width - 1, 1))
+            scaled = p_emit[:, :, :-1, None] * input.dtype.type(1.0 + fastemit_lambda)
+            view = out[:, :, :-1]
+            xp.put_along_axis(view, idx, xp.take_along_axis(view, idx, 3) + scaled, 3)
+        return out

@@ -516,3 +516,66 @@ def test_cross_entropy_loss_trains_a_linear_model():
         w = (w - 0.5 * g).detach()
         w.stop_gradient = False
     assert loss.item() < first * 0.9
+
+
+# --- rnnt_loss: Paddle 3.3.1 CPU warprnnt (blank=1, fastemit_lambda=0.001, 'mean') ------
+RNNT_X = ((np.arange(48, dtype="float64").reshape(2, 3, 2, 4) * 0.41) % 1.3) - 1.5
+RNNT_NONE = [2.27902061, 1.89247189]
+RNNT_MEAN = 2.085746251140716
+RNNT_GRAD = [[[[0.0, -0.35104731, -0.14910164, 0.0], [0.0, -0.14895269, 0.0, 0.0]],
+              [[0.0, -0.29401439, -0.05708996, 0.0], [0.0, -0.20598561, 0.0, 0.0]],
+              [[0.0, 0.0, -0.2943084, 0.0], [0.0, -0.5, 0.0, 0.0]]],
+             [[[0.0, -0.29209526, 0.0, -0.20811264], [0.0, -0.20790474, 0.0, 0.0]],
+              [[0.0, 0.0, 0.0, -0.29238736], [0.0, -0.5, 0.0, 0.0]],
+              [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]]]
+
+
+def _rnnt_args(dtype="float64"):
+    return (t(RNNT_X.astype(dtype), stop_gradient=False), t(np.array([[2], [3]], "int32")),
+            t(np.array([3, 2], "int32")), t(np.array([1, 1], "int32")))
+
+
+def test_rnnt_loss_matches_paddle():
+    x, lab, il, ll = _rnnt_args()
+    np.testing.assert_allclose(F.rnnt_loss(x, lab, il, ll, blank=1, reduction="none").numpy(),
+                               RNNT_NONE, atol=1e-7)
+    loss = F.rnnt_loss(x, lab, il, ll, blank=1)
+    assert loss.shape == []
+    np.testing.assert_allclose(loss.numpy(), RNNT_MEAN, atol=1e-7)
+    loss.backward()
+    np.testing.assert_allclose(x.grad.numpy(), RNNT_GRAD, atol=1e-7)
+
+
+def test_rnnt_loss_layer_float32_and_fastemit():
+    x, lab, il, ll = _rnnt_args("float32")
+    layer = paddle.nn.RNNTLoss(blank=1, reduction="sum")
+    got = layer(x, lab, il, ll)
+    assert got.dtype == paddle.float32 and len(layer.state_dict()) == 0
+    np.testing.assert_allclose(got.numpy(), sum(RNNT_NONE), rtol=1e-5)
+    (g0,) = paddle.grad([F.rnnt_loss(x, lab, il, ll, 1, 0.0, "sum")], [x])
+    (g1,) = paddle.grad([F.rnnt_loss(x, lab, il, ll, 1, 1.0, "sum")], [x])
+    # fastemit doubles (lambda = 1) the label-emission gradients only; blank ones unchanged
+    emit = np.zeros(RNNT_X.shape, bool)
+    emit[0, :, 0, 2] = emit[1, :, 0, 3] = True
+    np.testing.assert_allclose(g1.numpy()[emit], 2 * g0.numpy()[emit], rtol=1e-6)
+    np.testing.assert_allclose(g1.numpy()[~emit], g0.numpy()[~emit], rtol=1e-6)
+
+
+def test_rnnt_loss_errors():
+    x, lab, il, ll = _rnnt_args()
+    with pytest.raises(ValueError, match=r"rnnt_loss: input must be 4-D"):
+        F.rnnt_loss(x[0], lab, il, ll)
+    with pytest.raises(ValueError, match=r"rnnt_loss: input_lengths must lie in \[1, 3\]"):
+        F.rnnt_loss(x, lab, t(np.array([0, 2], "int32")), ll)
+    with pytest.raises(ValueError, match=r"rnnt_loss: label_lengths must lie in \[0, 1\]"):
+        F.rnnt_loss(x, lab, il, t(np.array([2, 1], "int32")))
+    with pytest.raises(ValueError, match=r"rnnt_loss: label values must lie in \[0, 4\)"):
+        F.rnnt_loss(x, lab + 3, il, ll)
+    with pytest.raises(ValueError, match=r"rnnt_loss: blank 4 is out of range for 4"):
+        F.rnnt_loss(x, lab, il, ll, blank=4)
+    with pytest.raises(ValueError, match=r"rnnt_loss: input_lengths has batch_size 3"):
+        F.rnnt_loss(x, lab, t(np.array([3, 2, 1], "int32")), ll)
+    with pytest.raises(ValueError, match=r"rnnt_loss: reduction must be one of"):
+        F.rnnt_loss(x, lab, il, ll, reduction="avg")
+    with pytest.raises(ValueError, match=r"RNNTLoss: reduction must be one of"):
+        paddle.nn.RNNTLoss(reduction="avg")

@@ -14,7 +14,7 @@ from .loss import (_as_float, _check_float, _check_label_range, _check_reduction
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss",
            "multi_label_soft_margin_loss", "multi_label_margin_loss", "multi_margin_loss",
-           "soft_margin_loss", "ctc_loss", "dice_loss", "margin_cross_entropy", "npair_loss"]
+           "soft_margin_loss", "ctc_loss", "rnnt_loss", "dice_loss", "margin_cross_entropy", "npair_loss"]
 
 
 def margin_ranking_loss(input: Tensor, other: Tensor, label: Tensor, margin: float = 0.0,
@@ -304,6 +304,44 @@ def ctc_loss(log_probs: Tensor, labels: Tensor, input_lengths: Tensor, label_len
         loss = T.where(T.isinf(loss), T.zeros_like(loss), loss)
     if reduction == "mean":
         return T.mean(loss / T.cast(label_lengths, loss.dtype))
+    return _reduce(loss, reduction)
+
+
+def rnnt_loss(input: Tensor, label: Tensor, input_lengths: Tensor, label_lengths: Tensor,
+              blank: int = 0, fastemit_lambda: float = 0.001, reduction: str = "mean",
+              name: str | None = None) -> Tensor:
+    """RNN Transducer loss (Paddle's CPU warprnnt): -log of the summed probability of every
+    monotonic alignment of the labels to the frames.
+
+    Args:
+        input (Tensor): log probabilities [batch_size, max_logit_length,
+            max_label_length + 1, num_classes], used as they are (apply log_softmax first).
+        label (Tensor): int [batch_size, max_label_length] (padded).
+        input_lengths (Tensor): int [batch_size], frames per sequence (>= 1).
+        label_lengths (Tensor): int [batch_size], labels per sequence.
+        blank (int): blank class id. Default 0.
+        fastemit_lambda (float): FastEmit regularisation: label-emission gradients are scaled
+            by 1 + fastemit_lambda (the loss value is unchanged). Default 0.001.
+        reduction (str): 'mean' (sum / batch_size), 'sum' or 'none'.
+
+    Returns:
+        Tensor: [batch_size] for 'none', else 0-D; the input's dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.zeros([1, 2, 2, 3])
+        >>> y = paddle.to_tensor([[1]], dtype='int32')
+        >>> n = paddle.to_tensor([2], dtype='int32'), paddle.to_tensor([1], dtype='int32')
+        >>> round(F.rnnt_loss(x, y, n[0], n[1], reduction='sum').item(), 4)
+        -0.6931
+    """
+    api = "rnnt_loss"
+    _check_reduction(api, reduction)
+    loss = call(api, input, label, input_lengths, label_lengths, blank=int(blank),
+                fastemit_lambda=float(fastemit_lambda))
+    if reduction == "mean":
+        return T.sum(loss) / float(max(loss.shape[0], 1))
     return _reduce(loss, reduction)
 
 

@@ -14,7 +14,7 @@ __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
     "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     "MultiLabelSoftMarginLoss", "MultiLabelMarginLoss", "MultiMarginLoss", "SoftMarginLoss",
-    "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss",
+    "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss", "RNNTLoss",
 ]
 
 
@@ -311,3 +311,17 @@ class CTCLoss(_Loss):
                 norm_by_times: bool = False):
         return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
                           self.reduction, norm_by_times, self.zero_infinity)
+
+
+class RNNTLoss(_Loss):
+    """RNN-T loss over log probabilities (see functional.rnnt_loss)."""
+
+    def __init__(self, blank: int = 0, fastemit_lambda: float = 0.001,
+                 reduction: str = "mean", name: str | None = None) -> None:
+        super().__init__(reduction)
+        self.blank = blank
+        self.fastemit_lambda = fastemit_lambda
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank,
+                           self.fastemit_lambda, self.reduction)

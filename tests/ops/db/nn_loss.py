@@ -1,4 +1,4 @@
-"""Op database entries for sampan/ops/nn_loss.py (softmax cross entropy, CTC)."""
+"""Op database entries for sampan/ops/nn_loss.py (softmax cross entropy, CTC, RNN-T)."""
 import itertools
 
 import numpy as np
@@ -154,6 +154,75 @@ def _posterior(log_probs, labels, input_lengths, label_lengths, blank=0):
                 blank=blank)
 
 
+# --- RNN-T: brute force over every alignment (choose which of the T + U - 1 first steps
+# emit labels; the last step is always the final blank) -------------------------------
+
+def _rnnt_brute(x, labels, input_lengths, label_lengths, blank=0, fastemit_lambda=0.0):
+    x64 = x.astype(np.float64)
+    loss = np.zeros(x.shape[0])
+    post = np.zeros(x.shape)
+    for b in range(x.shape[0]):
+        steps, count = int(input_lengths[b]), int(label_lengths[b])
+        target = labels[b, :count]
+        terms, paths = [], []
+        for emits in itertools.combinations(range(steps + count - 1), count):
+            t = u = 0
+            edges = []
+            for k in range(steps + count):
+                if k in emits:
+                    edges.append((t, u, target[u], 1.0 + fastemit_lambda))
+                    u += 1
+                else:
+                    edges.append((t, u, blank, 1.0))
+                    t += 1
+            terms.append(sum(x64[b, t, u, k] for t, u, k, _ in edges))
+            paths.append(edges)
+        total = np.logaddexp.reduce(terms)
+        loss[b] = -total
+        for term, edges in zip(terms, paths):
+            for t, u, k, w in edges:
+                post[b, t, u, k] += w * np.exp(term - total)
+    return loss.astype(x.dtype), post.astype(x.dtype)
+
+
+def _rnnt_samples(rng, dtype):
+    x = np.log(rng.uniform(0.05, 1.0, (3, 4, 3, 4))).astype(dtype)
+    labels = np.array([[1, 2], [3, 3], [2, 0]], "int32")
+    lengths = np.array([4, 3, 2], "int32"), np.array([2, 2, 1], "int32")
+    return [Sample((x, labels) + lengths, {"blank": 0}),
+            Sample((x, labels, np.array([1, 4, 3]), np.array([2, 0, 1])), {"blank": 0},
+                   name="one-frame-and-no-labels"),
+            Sample((x[:2], np.array([[1, 2], [0, 3]]), np.array([3, 4]), np.array([2, 2])),
+                   {"blank": 2}, name="blank2-int64"),
+            Sample((x.transpose(0, 2, 1, 3)[:, :3, :2], np.array([[1], [2], [3]]),
+                    np.array([3, 2, 1]), np.array([1, 1, 0])), name="non-contiguous"),
+            Sample((x[:0], labels[:0]) + (lengths[0][:0], lengths[1][:0]), name="empty")]
+
+
+def _rnnt_fastemit_samples(rng, dtype):
+    return [Sample(s.args, {**s.kwargs, "fastemit_lambda": 0.5}, s.name + "-fastemit")
+            for s in _rnnt_samples(rng, dtype)]
+
+
+def _rnnt(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.0):
+    return F.rnnt_loss(input, label, input_lengths, label_lengths, blank=blank,
+                       fastemit_lambda=fastemit_lambda, reduction="none")
+
+
+def _rnnt_ref(*args, **kw):
+    return _rnnt_brute(*args, **kw)[0]
+
+
+def _rnnt_posterior(input, label, input_lengths, label_lengths, blank=0,
+                    fastemit_lambda=0.0):
+    return call("_rnnt_posterior", input, label, input_lengths, label_lengths, blank=blank,
+                fastemit_lambda=fastemit_lambda)
+
+
+def _rnnt_posterior_ref(*args, **kw):
+    return _rnnt_brute(*args, **kw)[1]
+
+
 ENTRIES = [
     OpEntry("softmax_with_cross_entropy", _swce, _swce_loss_ref, _swce_samples),
     OpEntry("softmax_with_cross_entropy", _swce_both, _swce_ref, _swce_samples, grad=False,
@@ -163,4 +232,11 @@ ENTRIES = [
     # are not exact; only the first-order gradient is checked.
     OpEntry("ctc_loss", _ctc, _ctc_ref, _ctc_samples, double_grad=False, grad_args=(0,)),
     OpEntry("_ctc_posterior", _posterior, _posterior_ref, _ctc_samples, grad=False),
+    # fastemit_lambda = 0: the vjp is the exact gradient (the edge posterior), constant in
+    # second order as for CTC; with fastemit the emission terms are scaled (forward only).
+    OpEntry("rnnt_loss", _rnnt, _rnnt_ref, _rnnt_samples, double_grad=False, grad_args=(0,)),
+    OpEntry("rnnt_loss", _rnnt, _rnnt_ref, _rnnt_fastemit_samples, grad=False,
+            name="rnnt_loss-fastemit"),
+    OpEntry("_rnnt_posterior", _rnnt_posterior, _rnnt_posterior_ref, _rnnt_fastemit_samples,
+            grad=False),
 ]
