@@ -579,3 +579,104 @@ def test_rnnt_loss_errors():
         F.rnnt_loss(x, lab, il, ll, reduction="avg")
     with pytest.raises(ValueError, match=r"RNNTLoss: reduction must be one of"):
         paddle.nn.RNNTLoss(reduction="avg")
+
+
+# --- hsigmoid_loss: Paddle 3.3.1 (loss and grads of sum(loss * [1, 2, 3, 4]))
+HS_X = ((np.arange(12, dtype="float64").reshape(4, 3) * 0.37) % 1.3) - 0.6
+HS_W = ((np.arange(15, dtype="float64").reshape(5, 3) * 0.53) % 1.7) - 0.8
+HS_B = ((np.arange(5, dtype="float64").reshape(5, 1) * 0.71) % 0.9) - 0.4
+HS_LAB = np.array([0, 3, 5, 2])
+HS_PT = np.array([[0, 1, -1], [0, 2, 3], [1, -1, -1], [0, 2, 4]])
+HS_PC = np.array([[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 0, 1]])
+HS_PADDLE = {
+    (False, 1.0): ([1.9129144967163763, 2.1001969390077138, 1.9208982493068432, 1.731039258104627],
+                   [[0.67561452, -0.10127836, -0.10012115], [0.14685489, -0.25330527, 0.43641952], [-2.59868313, 1.61707406, 0.3729237], [1.66802729, -2.20774205, 0.53565075]],
+                   [[1.05332645, 1.06508597, -0.85571646], [0.5814376, -0.41103898, -0.68560695], [-0.27460591, -0.1052656, 0.06407471], [-0.16516483, 1.18972282, -0.7080592], [-0.61088337, -1.31721726, 0.45816253]],
+                   [2.35161048, 2.26257956, 0.45767652, 0.96945423, -1.90901053]),
+    (False, 100.0): ([0.6931471805602456, 40.00000000000003, 34.45444752069351, 3.512951011637751e-07],
+                   [[0.0, -0.0, 0.0], [1.58, -0.76, 0.3], [-3.71600554, 3.25364823, 0.09645465], [1.11e-06, -5.4e-07, 2.1e-07]],
+                   [[0.0, -0.0, -0.0], [7.3770091, -288.03079352, 60.96719684], [-0.0, -0.0, 0.0], [1.5e-07, 5.8e-07, -5e-07], [-96.0, -207.0, 72.0]],
+                   [0.0, -0.95696764, 0.0, 1e-08, -3.0]),
+    (True, 1.0): ([1.966755416855511, 1.296837273251819, 1.955867774784565, 2.013539761345653],
+                   [[0.74841632, -0.06173622, -0.04551267], [-1.42517081, 0.6131052, 0.19823925], [-1.02913284, 0.49502592, -0.19540497], [-0.83834558, 0.45298508, 0.85572574]],
+                   [[0.77676427, 0.46874877, -0.64829483], [-0.70852608, -1.01066668, 0.38070245], [-0.09212207, 1.25733099, -0.80303533], [-0.39081284, 0.32184587, 0.03831498], [-0.32095869, -1.23445648, 1.06163258]],
+                   [1.48735367, -0.81659621, 1.26948797, -0.76629968, -2.46891297]),
+    (True, 100.0): ([0.6931471805599472, 2.842170943040401e-14, 5.630741881813392, 22.040000032189038],
+                   [[0.0, -0.0, 0.0], [-0.0, -0.0, 0.0], [-2.33600554, 1.12364823, -0.44354535], [-1.83999991, 2.83999994, 0.72]],
+                   [[0.0, -0.0, -0.0], [-94.62300902, -204.03086319, 70.96725676], [1.66e-06, 6.38e-06, -5.49e-06], [0.0, 0.0, 0.0], [-51.99999999, -199.99999995, 171.99999995]],
+                   [0.0, -2.95696903, 1.3e-07, 0.0, -4.0]),
+}
+
+
+@pytest.mark.parametrize("custom", [False, True])
+@pytest.mark.parametrize("scale", [1.0, 100.0])   # 100: pre-activations clipped to +-40
+def test_hsigmoid_loss_matches_paddle(custom, scale):
+    x, w, b = (t(a, stop_gradient=False) for a in (HS_X * scale, HS_W, HS_B))
+    kw = {"path_table": t(HS_PT), "path_code": t(HS_PC)} if custom else {}
+    out = F.hsigmoid_loss(x, t(HS_LAB), 6, w, b, **kw)
+    assert out.shape == [4, 1]
+    (out * t(np.arange(1.0, 5.0).reshape(4, 1))).sum().backward()
+    want, gx, gw, gb = HS_PADDLE[(custom, scale)]
+    np.testing.assert_allclose(out.numpy().ravel(), want, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(x.grad.numpy(), gx, atol=1e-7)
+    np.testing.assert_allclose(w.grad.numpy(), gw, atol=1e-6)
+    np.testing.assert_allclose(b.grad.numpy().ravel(), gb, atol=1e-7)
+
+
+def test_hsigmoid_loss_default_tree_reference_and_grads():
+    # default tree: c = label + C; step j: node (c >> (j + 1)) - 1, bit (c >> j) & 1;
+    # steps past a short path contribute log(2) (Paddle's kernel)
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal((5, 2)), rng.standard_normal((6, 2))
+    lab = np.array([0, 6, 3, 1, 5])
+    want = []
+    for i, c in enumerate(lab + 7):
+        z = [x[i] @ w[(c >> (j + 1)) - 1] if (c >> (j + 1)) else 0.0 for j in range(3)]
+        want.append(sum(np.logaddexp(0, zj) - ((c >> j) & 1 if (c >> (j + 1)) else 0) * zj
+                        for j, zj in enumerate(z)))
+    got = F.hsigmoid_loss(t(x), t(lab), 7, t(w))
+    np.testing.assert_allclose(got.numpy().ravel(), want)
+    xt, wt = t(x, stop_gradient=False), t(w, stop_gradient=False)
+    gx, gw = paddle.grad([F.hsigmoid_loss(xt, t(lab[:, None]), 7, wt).sum()], [xt, wt])
+    eps, num = 1e-6, np.zeros_like(x)
+    for idx in np.ndindex(*x.shape):
+        d = np.zeros_like(x)
+        d[idx] = eps
+        num[idx] = (F.hsigmoid_loss(t(x + d), t(lab), 7, t(w)).sum().item() -
+                    F.hsigmoid_loss(t(x - d), t(lab), 7, t(w)).sum().item()) / (2 * eps)
+    np.testing.assert_allclose(gx.numpy(), num, atol=1e-6)
+    assert gw.shape == [6, 2]
+
+
+def test_hsigmoid_loss_layer():
+    paddle.seed(0)
+    layer = paddle.nn.HSigmoidLoss(3, 6)
+    shapes = {k: v.shape for k, v in layer.state_dict().items()}
+    assert shapes == {"weight": [5, 3], "bias": [5, 1]}
+    assert float(np.abs(layer.bias.numpy()).max()) == 0.0
+    assert float(np.abs(layer.weight.numpy()).max()) <= math.sqrt(6 / 8)  # XavierUniform
+    out = layer(t(HS_X), t(HS_LAB))
+    want = F.hsigmoid_loss(t(HS_X), t(HS_LAB), 6, layer.weight, layer.bias)
+    np.testing.assert_allclose(out.numpy(), want.numpy())
+    custom = paddle.nn.HSigmoidLoss(3, 5, bias_attr=False, is_custom=True)
+    assert list(custom.state_dict()) == ["weight"] and custom.weight.shape == [5, 3]
+    assert custom(t(HS_X), t(HS_LAB), t(HS_PT), t(HS_PC)).shape == [4, 1]
+
+
+def test_hsigmoid_loss_errors():
+    x, w = t(HS_X), t(HS_W)
+    with pytest.raises(ValueError, match=r"hsigmoid_loss: num_classes must be >= 2"):
+        F.hsigmoid_loss(x, t(HS_LAB), 1, w)
+    with pytest.raises(ValueError, match=r"hsigmoid_loss: weight must be 2-D \[num_nodes, 3\]"):
+        F.hsigmoid_loss(x, t(HS_LAB), 6, t(HS_W[:, :2]))
+    with pytest.raises(ValueError, match=r"hsigmoid_loss: label must be an int tensor of "
+                                         r"shape \[4\] or \[4, 1\]"):
+        F.hsigmoid_loss(x, t(HS_LAB[:3]), 6, w)
+    with pytest.raises(ValueError, match=r"hsigmoid_loss: label value 6 is out of range"):
+        F.hsigmoid_loss(x, t(np.array([0, 1, 6, 2])), 6, w)
+    with pytest.raises(ValueError, match=r"path_table and path_code must be given together"):
+        F.hsigmoid_loss(x, t(HS_LAB), 6, w, path_table=t(HS_PT))
+    with pytest.raises(ValueError, match=r"path_table ids must be < the 5 rows of weight"):
+        F.hsigmoid_loss(x, t(HS_LAB), 6, w, path_table=t(HS_PT + 2), path_code=t(HS_PC))
+    with pytest.raises(ValueError, match=r"HSigmoidLoss: num_classes must be >= 2"):
+        paddle.nn.HSigmoidLoss(3, 1)

@@ -14,7 +14,7 @@ from ...ops.dispatch import call
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "kl_div", "poisson_nll_loss", "gaussian_nll_loss", "sigmoid_focal_loss",
-           "square_error_cost", "log_loss"]
+           "square_error_cost", "log_loss", "hsigmoid_loss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 # Paddle's kernels clamp an infinite -log(p) to this value ("TolerableValue").
@@ -577,3 +577,109 @@ def kl_div(input: Tensor, label: Tensor, reduction: str = "mean", log_target: bo
 
 
 # --- margin and embedding losses --------------------------------------------------------
+
+
+# --- hierarchical sigmoid ---------------------------------------------------------------
+
+def _hsigmoid_default_path(label: Tensor, num_classes: int) -> tuple:
+    """Paddle's default complete binary tree: with c = label + num_classes, step j (j <
+    bit_length(num_classes - 1)) visits internal node (c >> (j + 1)) - 1 with code bit
+    (c >> j) & 1; steps whose node index is negative are past the end of the path."""
+    depth = max(int(num_classes - 1).bit_length(), 1)
+    code = T.reshape(label, [-1, 1]) + num_classes
+    shift = T.to_tensor([2 ** j for j in range(depth)], dtype=code.dtype)
+    node = T.floor_divide(code, shift * 2) - 1
+    bit = T.remainder(T.floor_divide(code, shift), T.full_like(shift, 2))
+    return node, bit, T.greater_equal(node, T.zeros_like(node))
+
+
+def hsigmoid_loss(input: Tensor, label: Tensor, num_classes: int, weight: Tensor,
+                  bias: Tensor | None = None, path_table: Tensor | None = None,
+                  path_code: Tensor | None = None, is_sparse: bool = False,
+                  name: str | None = None) -> Tensor:
+    """Hierarchical sigmoid loss: per sample, the binary logistic losses of the internal
+    tree nodes on the path to its class, sum_j softplus(z_j) - code_j * z_j with
+    z_j = input . weight[node_j] + bias[node_j] (clipped to [-40, 40] as Paddle does).
+
+    Without path_table/path_code the tree is Paddle's default complete binary tree over
+    num_classes leaves (num_classes - 1 internal nodes). As in Paddle's kernel, every sample
+    has bit_length(num_classes - 1) (or path_table's width) steps; steps past the end of a
+    shorter path count log(2) each.
+
+    Args:
+        input (Tensor): float [N, D].
+        label (Tensor): int [N] or [N, 1] class ids.
+        num_classes (int): number of classes (>= 2).
+        weight (Tensor): [num_nodes, D] (num_classes - 1 rows for the default tree).
+        bias (Tensor, optional): [num_nodes, 1] or [num_nodes].
+        path_table (Tensor, optional): int [N, L] node ids of each sample's path (a negative
+            id ends the path); needs path_code.
+        path_code (Tensor, optional): int [N, L] code bits (0/1) of each step.
+        is_sparse (bool): accepted for Paddle compatibility (gradients are dense here).
+
+    Returns:
+        Tensor: [N, 1] in the input's dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.nn.functional as F
+        >>> x = paddle.ones([1, 2])
+        >>> w = paddle.zeros([3, 2])
+        >>> round(F.hsigmoid_loss(x, paddle.to_tensor([1]), 4, w).item(), 4)
+        1.3863
+    """
+    api = "hsigmoid_loss"
+    if num_classes < 2:
+        raise ValueError(f"{api}: num_classes must be >= 2, got {num_classes}")
+    _check_float(api, input, "input")
+    _check_float(api, weight, "weight")
+    if input.ndim != 2:
+        raise ValueError(f"{api}: input must be 2-D [N, D], got shape {list(input.shape)}")
+    if weight.ndim != 2 or weight.shape[1] != input.shape[1]:
+        raise ValueError(f"{api}: weight must be 2-D [num_nodes, {input.shape[1]}] (D of "
+                         f"input shape {list(input.shape)}), got shape {list(weight.shape)}")
+    if label.dtype.kind not in "iu" or list(label.shape) not in ([input.shape[0]],
+                                                                 [input.shape[0], 1]):
+        raise ValueError(f"{api}: label must be an int tensor of shape [{input.shape[0]}] or "
+                         f"[{input.shape[0]}, 1], got shape {list(label.shape)} dtype "
+                         f"{label.dtype.name}")
+    nodes = weight.shape[0]
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{api}: path_table and path_code must be given together (custom "
+                         f"tree) or both be None (default tree)")
+    if path_table is None:
+        _check_label_range(api, label, num_classes, -1 if num_classes else 0, ValueError)
+        node, bit, valid = _hsigmoid_default_path(label, num_classes)
+        if nodes < num_classes - 1:
+            raise ValueError(f"{api}: the default tree needs num_classes - 1 = "
+                             f"{num_classes - 1} weight rows, got weight shape "
+                             f"{list(weight.shape)}")
+    else:
+        for arg, p in (("path_table", path_table), ("path_code", path_code)):
+            if p.dtype.kind not in "iu" or p.ndim != 2 or p.shape[0] != input.shape[0]:
+                raise ValueError(f"{api}: {arg} must be an int tensor [{input.shape[0]}, "
+                                 f"path_length], got shape {list(p.shape)} dtype "
+                                 f"{p.dtype.name}")
+        if list(path_table.shape) != list(path_code.shape):
+            raise ValueError(f"{api}: path_table and path_code must have the same shape, got "
+                             f"{list(path_table.shape)} and {list(path_code.shape)}")
+        if _concrete(path_table) and path_table.size and \
+                int(path_table.numpy().max()) >= nodes:
+            raise ValueError(f"{api}: path_table ids must be < the {nodes} rows of weight, "
+                             f"got {int(path_table.numpy().max())}")
+        node = T.cast(path_table, "int64")
+        started = T.cast(T.greater_equal(node, T.zeros_like(node)), "int64")
+        valid = T.cast(T.cumprod(started, dim=1), "bool")  # ends at the first negative id
+        bit = path_code
+    safe = T.where(valid, node, T.zeros_like(node))
+    rows = T.reshape(T.gather(weight, T.reshape(safe, [-1])),
+                     [input.shape[0], -1, input.shape[1]])               # [N, L, D]
+    z = T.squeeze(T.matmul(rows, T.unsqueeze(input, -1)), -1)           # [N, L]
+    if bias is not None:
+        z = z + T.reshape(T.gather(T.reshape(bias, [-1]), T.reshape(safe, [-1])),
+                          list(safe.shape))
+    # Paddle clips the forward value but passes the gradient through unchanged
+    z = z + (T.clip(z, -40.0, 40.0) - z).detach()
+    z = T.where(valid, z, T.zeros_like(z))
+    bit = T.cast(bit, z.dtype) * T.cast(valid, z.dtype)
+    return T.sum(_softplus(z) - bit * z, axis=1, keepdim=True)

@@ -15,6 +15,7 @@ __all__ = [
     "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     "MultiLabelSoftMarginLoss", "MultiLabelMarginLoss", "MultiMarginLoss", "SoftMarginLoss",
     "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss", "RNNTLoss",
+    "HSigmoidLoss",
 ]
 
 
@@ -325,3 +326,37 @@ class RNNTLoss(_Loss):
     def forward(self, input, label, input_lengths, label_lengths):
         return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank,
                            self.fastemit_lambda, self.reduction)
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid loss with its own node weights (see functional.hsigmoid_loss).
+
+    weight [C, feature_size] and bias [C, 1] with C = num_classes - 1 for the default tree,
+    num_classes when is_custom (paths given to forward); Paddle's initializers (weight
+    XavierUniform, bias 0). bias_attr=False gives no bias.
+    """
+
+    def __init__(self, feature_size: int, num_classes: int, weight_attr=None, bias_attr=None,
+                 is_custom: bool = False, is_sparse: bool = False,
+                 name: str | None = None) -> None:
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError(f"HSigmoidLoss: num_classes must be >= 2 with the default tree, "
+                             f"got {num_classes}")
+        if feature_size <= 0:
+            raise ValueError(f"HSigmoidLoss: feature_size must be positive, got "
+                             f"{feature_size}")
+        self._feature_size = feature_size
+        self._num_classes = num_classes
+        self._is_custom = is_custom
+        self._is_sparse = bool(is_sparse and is_custom)  # Paddle drops it without a custom tree
+        self._name = name
+        rows = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
+        self.bias = None if bias_attr is False else \
+            self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias,
+                               path_table=path_table, path_code=path_code,
+                               is_sparse=self._is_sparse)
