@@ -66,7 +66,8 @@ in_dygraph_mode = in_dynamic_mode
 
 
 _LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
-         "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks")  # heavier rooms load on first use so `import sampan` stays fast
+         "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks",
+         "fft", "signal")  # heavier rooms load on first use so `import sampan` stays fast
 
 
 def __getattr__(name: str):

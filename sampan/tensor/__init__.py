@@ -8,14 +8,14 @@ the in-place `name_` variants, and installs the Python operators. Imports `frame
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
-from . import (attribute, creation, indexing, linalg, logic, manipulation, math, random,
-               search, stat)
+from . import (attribute, creation, extra, indexing, linalg, logic, manipulation, math,
+               random, search, stat)
 from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
-             attribute)
+             attribute, extra)
 
 FUNCTIONS: dict = {}
 for _mod in _FAMILIES:
@@ -81,6 +81,19 @@ def _bind_operators() -> None:
 _bind_operators()
 if "cast" in FUNCTIONS:
     Tensor.astype = FUNCTIONS["cast"]
+
+
+def _stft(self, *args, **kwargs):
+    from ..signal import stft  # paddle.signal loads lazily
+    return stft(self, *args, **kwargs)
+
+
+def _istft(self, *args, **kwargs):
+    from ..signal import istft
+    return istft(self, *args, **kwargs)
+
+
+Tensor.stft, Tensor.istft = _stft, _istft
 
 __all__ = sorted(FUNCTIONS) + sorted(INPLACE)
 globals().update(FUNCTIONS)
