@@ -14,7 +14,8 @@ from .loss import (_as_float, _check_float, _check_label_range, _check_reduction
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss",
            "multi_label_soft_margin_loss", "multi_label_margin_loss", "multi_margin_loss",
-           "soft_margin_loss", "ctc_loss", "rnnt_loss", "dice_loss", "margin_cross_entropy", "npair_loss"]
+           "soft_margin_loss", "ctc_loss", "rnnt_loss", "dice_loss", "margin_cross_entropy",
+           "npair_loss"]
 
 
 def margin_ranking_loss(input: Tensor, other: Tensor, label: Tensor, margin: float = 0.0,
