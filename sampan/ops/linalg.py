@@ -13,6 +13,7 @@ import numpy as np  # only to build constant masks/identities inside vjp rules
 from ..framework import dtype as _dt
 from ..framework.tensor import wrap
 from .dispatch import call
+from .math import conj_if_complex
 from .opdef import OpDef, TensorSpec, broadcast_shapes, norm_axis, register
 
 
@@ -86,7 +87,8 @@ class Matmul(OpDef):
             raise ValueError(f"incompatible shapes ({err})") from None
 
     def vjp(self, ctx, g):
-        x, y = ctx.x, ctx.y
+        # complex operands: the gradient uses their conjugates (g @ y^H, x^H @ g)
+        x, y = conj_if_complex(ctx.x), conj_if_complex(ctx.y)
         # other families may call("matmul", x, y) without attrs: fall back to the defaults
         tx = ctx.attrs.get("transpose_x", False)
         ty = ctx.attrs.get("transpose_y", False)

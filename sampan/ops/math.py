@@ -71,6 +71,11 @@ def _require_int(api: str, *specs) -> None:
                             f"int64, uint8), got {spec.dtype.name}")
 
 
+
+def conj_if_complex(t):
+    """conj(t) for complex tensors (the vjp of a product with a complex operand), else t."""
+    return call("conj", t) if t.dtype.kind == "c" else t
+
 @register
 class Cast(OpDef):
     """out = x converted to `dtype`; the gradient is cast back to x's dtype by the engine."""
@@ -131,7 +136,9 @@ class Multiply(Binary):
         return xp.multiply(x, y)
 
     def vjp(self, ctx, g):
-        return (g * ctx.y if ctx.needs[0] else None, g * ctx.x if ctx.needs[1] else None)
+        # complex: Paddle's gradient convention dL/dRe + i dL/dIm gives g * conj(other)
+        return (g * conj_if_complex(ctx.y) if ctx.needs[0] else None,
+                g * conj_if_complex(ctx.x) if ctx.needs[1] else None)
 
 
 @register
@@ -146,8 +153,10 @@ class Divide(BinaryFloat):
         return out if x.dtype.kind in "fcV" else out.astype(_dt.default_float().np)
 
     def vjp(self, ctx, g):
-        gx = g / ctx.y
-        return (gx if ctx.needs[0] else None, -gx * ctx.x / ctx.y if ctx.needs[1] else None)
+        y = conj_if_complex(ctx.y)
+        gx = g / y
+        return (gx if ctx.needs[0] else None,
+                -gx * conj_if_complex(ctx.x) / y if ctx.needs[1] else None)
 
 
 @register
