@@ -4,6 +4,7 @@ from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa:
 from ..framework.param_attr import ParamAttr  # noqa: F401
 from .layer.layers import Layer  # noqa: F401
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential  # noqa: F401
+from .decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
 from .layer.activation import *  # noqa: F401,F403
 from .layer.common import *  # noqa: F401,F403
 from .layer.conv import *  # noqa: F401,F403
