@@ -1,0 +1,89 @@
+"""The text progress bar behind ProgBarLogger (Paddle's log format, close but not identical).
+
+verbose=1 redraws one line per epoch (a bar with ETA); verbose=2 (and 3) prints one line per
+update. Imports nothing from sampan.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+_BAR_WIDTH = 30
+
+
+def format_values(values) -> str:
+    """' - name: v' pieces, floats with 4 decimals (4 significant digits when tiny)."""
+    info = ""
+    for key, val in values:
+        info += f" - {key}:"
+        for v in (val if isinstance(val, (list, tuple)) else [val]):
+            if isinstance(v, np.ndarray) and v.size == 1:
+                v = v.item()
+            if isinstance(v, (float, np.floating)):
+                info += f" {v:.4f}" if abs(v) > 1e-3 else f" {v:.4e}"
+            else:
+                info += f" {v}"
+    return info
+
+
+def _per_step(seconds: float, unit: str) -> str:
+    if seconds >= 1 or seconds == 0:
+        return f" - {seconds:.0f}s/{unit}"
+    if seconds >= 1e-3:
+        return f" - {seconds * 1e3:.0f}ms/{unit}"
+    return f" - {seconds * 1e6:.0f}us/{unit}"
+
+
+def _eta(seconds: int) -> str:
+    if seconds > 3600:
+        return f"{seconds // 3600}:{(seconds % 3600) // 60:02}:{seconds % 60:02}"
+    if seconds > 60:
+        return f"{seconds // 60}:{seconds % 60:02}"
+    return f"{seconds}s"
+
+
+class ProgressBar:
+    """Prints `step i/num - name: value ... - 3ms/step` lines (num may be None)."""
+
+    def __init__(self, num: int | None = None, verbose: int = 1, file=None,
+                 name: str = "step") -> None:
+        if isinstance(num, int) and num <= 0:
+            raise TypeError("num should be None or integer (> 0)")
+        self._num = num
+        self._verbose = verbose
+        self.file = file
+        self.name = name
+        self._start = time.time()
+        self._last_width = 0
+
+    def _count(self, current: int) -> str:
+        if self._num:
+            digits = len(str(self._num))
+            return f"{self.name} {current:{digits}d}/{self._num}"
+        return f"{self.name} {current:3}"
+
+    def update(self, current: int, values=()) -> None:
+        """Report progress `current` (1-based) with (name, value) pairs."""
+        out = self.file or sys.stdout
+        elapsed = time.time() - self._start
+        per_step = elapsed / current if current else 0.0
+        info = format_values(values)
+        if self._verbose == 1:
+            line = self._count(current)
+            if self._num:
+                done = int(_BAR_WIDTH * current / self._num)
+                bar = "=" * max(done - 1, 0) + ((">" if current < self._num else "=")
+                                                if done > 0 else "")
+                line += " [" + bar + "." * (_BAR_WIDTH - done) + "]"
+                if current < self._num:
+                    info += f" - ETA: {_eta(int(per_step * (self._num - current)))}"
+            line += info + _per_step(per_step, self.name)
+            pad = " " * max(self._last_width - len(line), 0)
+            self._last_width = len(line)
+            end = "\n" if self._num is None or current >= self._num else ""
+            out.write("\r" + line + pad + end)
+        else:
+            out.write(self._count(current) + info + _per_step(per_step, self.name) + "\n")
+        out.flush()
