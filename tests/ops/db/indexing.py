@@ -1,4 +1,4 @@
-"""Op database entries for sampan/ops/indexing.py."""
+"""Op database entries for sampan/ops/indexing.py, indexing_along.py and indexing_gather.py."""
 import numpy as np
 
 import sampan as paddle

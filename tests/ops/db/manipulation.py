@@ -1,4 +1,4 @@
-"""Op database entries for sampan/ops/manipulation.py."""
+"""Op database entries for sampan/ops/manipulation.py (and its _join and _reorder parts)."""
 import numpy as np
 
 import sampan as paddle
