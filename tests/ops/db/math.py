@@ -1,4 +1,4 @@
-"""Op database entries for sampan/ops/math.py (arithmetic, binary functions, clip & co)."""
+"""Op database entries for sampan/ops/math.py, math_binary.py and math_combine.py."""
 import numpy as np
 
 import sampan as paddle

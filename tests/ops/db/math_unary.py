@@ -1,4 +1,4 @@
-"""Op database entries for sampan/ops/math_unary.py (elementwise unary functions)."""
+"""Op database entries for sampan/ops/math_unary.py, math_trig.py and math_special.py."""
 import numpy as np
 import scipy.special as sp
 
