@@ -1,4 +1,4 @@
-"""paddle.metric: Accuracy/Precision/Recall/Auc/accuracy vs hand-computed values and Paddle 3.3.1."""
+"""paddle.metric: Accuracy/Precision/Recall/Auc/accuracy vs hand-computed and Paddle numbers."""
 import numpy as np
 import pytest
 
