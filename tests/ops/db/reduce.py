@@ -1,4 +1,4 @@
-"""Op database entries for sampan/ops/reduce.py (reductions) and reduce_order.py (order statistics)."""
+"""Op database entries for sampan/ops/reduce.py and reduce_order.py (order statistics)."""
 import numpy as np
 
 import sampan as paddle
