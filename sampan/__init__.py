@@ -71,6 +71,10 @@ _LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
 
 
 def __getattr__(name: str):
+    if name == "Model":  # paddle.Model lives in hapi, which loads on first use
+        from .hapi.model import Model
+        globals()["Model"] = Model
+        return Model
     if name in _LAZY:
         import importlib
         try:

@@ -358,7 +358,9 @@ class Optimizer:
         return self._opti_name_list
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
-        """Run backward on `loss` and update the parameters (eager mode).
+        """Update the parameters from their current gradients (eager mode; call
+        `loss.backward()` first, as in Paddle's dynamic mode). In static mode, append the
+        backward and update ops for `loss` to its Program.
 
         Returns:
             tuple: (optimize ops: [] in eager mode, list of (param, grad) pairs updated).
@@ -366,7 +368,6 @@ class Optimizer:
         if getattr(loss, "_is_variable", False):  # static mode: append the update ops
             from ..static.minimize import minimize
             return minimize(self, loss, startup_program, parameters, no_grad_set)
-        loss.backward()
         params = self._all_params() if parameters is None else list(parameters)
         names = set()
         for item in no_grad_set or ():

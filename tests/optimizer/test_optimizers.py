@@ -319,6 +319,9 @@ def test_clear_grad_minimize_and_lr_api():
     w = paddle.Parameter(np.array([1.0, 2.0]))
     opt = O.SGD(0.5, parameters=[w])
     loss = (w * w).sum()
+    ops, pairs = opt.minimize(loss)  # Paddle's dynamic mode: no backward inside minimize
+    assert ops == [] and pairs == [] and w.numpy().tolist() == [1.0, 2.0]
+    loss.backward()
     ops, pairs = opt.minimize(loss)
     assert ops == [] and pairs[0][0] is w
     np.testing.assert_allclose(w.numpy(), [0.0, 0.0])
