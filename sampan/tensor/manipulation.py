@@ -2,7 +2,10 @@
 
 Paddle signatures over dispatch; Python arguments (lists that may hold Tensors, Tensor
 axes) become plain attrs here. Composites (chunk, unbind, rot90, tensordot, ...) are short
-combinations of the primitives in ops/manipulation.py. Imports `framework` and `ops`.
+combinations of the primitives in ops/manipulation*.py. This module owns the argument
+helpers, reshaping, permuting, complex views/cast, tensordot and shard_index; the join/split/
+broadcast functions (manipulation_join.py) and flip/roll/pad/crop/unfold
+(manipulation_reorder.py) are re-exported at the bottom. Imports `framework` and `ops`.
 """
 from __future__ import annotations
 
@@ -12,8 +15,9 @@ from ..framework import dtype as _dt
 from ..framework.tensor import Tensor, to_array, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.manipulation import axis_list
-from ..ops.opdef import REGISTRY, broadcast_shapes, norm_axis
+from ..ops.opdef import REGISTRY, norm_axis
 from ._helpers import check_inplace
+
 
 __all__ = [
     "reshape", "reshape_", "flatten", "flatten_", "squeeze", "squeeze_", "unsqueeze",
@@ -265,292 +269,6 @@ def t_(input, name=None):  # noqa: A002
     return _inplace("t_", t, input)
 
 
-def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006  (Paddle's default)
-    """Rotate x by 90 degrees k times in the plane of `axes`, from axes[0] toward axes[1]."""
-    ndim = len(x.shape)
-    if ndim < 2:
-        raise ValueError(f"rot90: x must have at least 2 dims, got shape {x.shape}")
-    axes = _int_list("rot90", "axes", axes)
-    if len(axes) != 2:
-        raise ValueError(f"rot90: axes must hold exactly 2 dims, got {axes}")
-    a0, a1 = axis_list("rot90", axes, ndim, "axes")
-    k = _to_int("rot90", "k", k) % 4
-    perm = list(range(ndim))
-    perm[a0], perm[a1] = perm[a1], perm[a0]
-    if k == 0:
-        return _op("flip", x, axis=[])
-    if k == 2:
-        return _op("flip", x, axis=[a0, a1])
-    if k == 1:
-        return _op("transpose", _op("flip", x, axis=[a1]), perm=perm)
-    return _op("flip", _op("transpose", x, perm=perm), axis=[a1])
-
-
-def flip(x, axis, name=None):
-    """Reverse x along each dim in `axis` (int, list or tuple)."""
-    return _op("flip", x, axis=_int_list("flip", "axis", axis))
-
-
-def reverse(x, axis, name=None):
-    """Alias of flip."""
-    return flip(x, axis)
-
-
-def roll(x, shifts, axis=None, name=None):
-    """Shift x cyclically by `shifts` along `axis` (None: over the flattened x)."""
-    shifts = _int_list("roll", "shifts", shifts)
-    axes = None if axis is None else _int_list("roll", "axis", axis)
-    return _op("roll", x, shifts=shifts, axis=axes)
-
-
-# --- joining and splitting -----------------------------------------------------------------
-
-def concat(x, axis=0, name=None):
-    """Join tensors of the same rank and dtype along `axis` (int or 1-element Tensor)."""
-    return _op("concat", _tensor_list("concat", x), axis=_to_int("concat", "axis", axis))
-
-
-def stack(x, axis=0, name=None):
-    """Join tensors of the same shape along a new dim `axis`."""
-    return _op("stack", _tensor_list("stack", x), axis=_to_int("stack", "axis", axis))
-
-
-def split(x, num_or_sections, axis=0, name=None):
-    """Split x along `axis`.
-
-    Args:
-        x (Tensor): input.
-        num_or_sections (int|list|tuple): number of equal parts, or the size of each part
-            (entries may be 1-element Tensors; one may be -1).
-        axis (int|Tensor): dim to split. Default 0.
-    Returns:
-        list of Tensors.
-    """
-    if isinstance(num_or_sections, (list, tuple)):
-        sections = _int_list("split", "num_or_sections", num_or_sections)
-    else:
-        sections = _to_int("split", "num_or_sections", num_or_sections)
-    out = _op("split", x, num_or_sections=sections, axis=_to_int("split", "axis", axis))
-    return list(out)
-
-
-def tensor_split(x, num_or_indices, axis=0, name=None):
-    """Split x into `n` nearly equal parts (the first ones one larger) or at the given
-    indices along `axis`; returns a list."""
-    ndim = len(x.shape)
-    ax = norm_axis("tensor_split", _to_int("tensor_split", "axis", axis), ndim)
-    size = x.shape[ax]
-    if isinstance(num_or_indices, (list, tuple, Tensor)):
-        bounds = [0]
-        for i in _int_list("tensor_split", "num_or_indices", num_or_indices):
-            i = i + size if i < 0 else i
-            bounds.append(min(max(i, 0), size))
-        bounds.append(size)
-        parts = []
-        for start, stop in zip(bounds[:-1], bounds[1:]):
-            start = min(start, size)
-            shape = list(x.shape)
-            shape[ax] = max(stop - start, 0)
-            offsets = [0] * ndim
-            offsets[ax] = start
-            parts.append(_op("crop", x, shape=shape, offsets=offsets))
-        return parts
-    n = _to_int("tensor_split", "num_or_indices", num_or_indices)
-    if n <= 0:
-        raise ValueError(f"tensor_split: num_or_indices must be positive, got {n}")
-    q, r = divmod(size, n)
-    return split(x, [q + 1] * r + [q] * (n - r), axis=ax)
-
-
-def _split_dim(api: str, x, num_or_indices, min_ndim: int, axis: int):
-    if len(x.shape) < min_ndim:
-        raise ValueError(f"{api}: x must have at least {min_ndim} dims, got shape {x.shape}")
-    return tensor_split(x, num_or_indices, axis=axis)
-
-
-def vsplit(x, num_or_indices, name=None):
-    """tensor_split along axis 0 (x must have at least 2 dims)."""
-    return _split_dim("vsplit", x, num_or_indices, 2, 0)
-
-
-def hsplit(x, num_or_indices, name=None):
-    """tensor_split along axis 1 (axis 0 for a 1-D x)."""
-    return _split_dim("hsplit", x, num_or_indices, 1, 1 if len(x.shape) > 1 else 0)
-
-
-def dsplit(x, num_or_indices, name=None):
-    """tensor_split along axis 2 (x must have at least 3 dims)."""
-    return _split_dim("dsplit", x, num_or_indices, 3, 2)
-
-
-def chunk(x, chunks, axis=0, name=None):
-    """Split x into `chunks` equal parts along `axis` (the dim must divide evenly)."""
-    return split(x, _to_int("chunk", "chunks", chunks), axis=axis)
-
-
-def unbind(input, axis=0):  # noqa: A002
-    """The slices of `input` along `axis`, as a list of tensors without that dim."""
-    ax = norm_axis("unbind", _to_int("unbind", "axis", axis), len(input.shape))
-    n = input.shape[ax]
-    if n == 0:
-        return []
-    return [_op("squeeze", p, axis=[ax]) for p in _op("split", input, num_or_sections=n,
-                                                      axis=ax)]
-
-
-def unstack(x, axis=0, num=None):
-    """Like unbind; `num`, when given, must equal x.shape[axis]."""
-    ax = norm_axis("unstack", _to_int("unstack", "axis", axis), len(x.shape))
-    if num is not None and num != x.shape[ax]:
-        raise ValueError(f"unstack: num ({num}) must equal dim {ax} of x (shape {x.shape})")
-    return unbind(x, ax)
-
-
-# --- broadcasting and repeating ------------------------------------------------------------
-
-def tile(x, repeat_times, name=None):
-    """Repeat x repeat_times[i] times along dim i (list, tuple or Tensor)."""
-    if not isinstance(repeat_times, (list, tuple, Tensor)):
-        raise TypeError(f"tile: repeat_times must be a list, tuple or Tensor, got "
-                        f"{type(repeat_times).__name__}")
-    return _op("tile", x, repeat_times=_int_list("tile", "repeat_times", repeat_times))
-
-
-def expand(x, shape, name=None):
-    """Broadcast x to `shape`; -1 keeps the dim of x, new dims are prepended."""
-    return _op("expand", x, shape=_shape_list("expand", shape))
-
-
-def broadcast_to(x, shape, name=None):
-    """Broadcast x to `shape` (expand rules)."""
-    return _op("expand", x, shape=_shape_list("broadcast_to", shape))
-
-
-def expand_as(x, y, name=None):
-    """x broadcast to y's shape."""
-    return _op("expand_as", x, y)
-
-
-def broadcast_shape(x_shape, y_shape):
-    """The broadcast of two shapes, as a list."""
-    return list(broadcast_shapes("broadcast_shape", tuple(x_shape), tuple(y_shape),
-                                 ("x_shape", "y_shape")))
-
-
-def broadcast_tensors(input, name=None):  # noqa: A002
-    """All tensors of `input` broadcast to their common shape, as a list."""
-    tensors = _tensor_list("broadcast_tensors", input)
-    shape = ()
-    for v in tensors:
-        shape = broadcast_shapes("broadcast_tensors", shape, tuple(v.shape),
-                                 ("the inputs so far", "the next input"))
-    return [_op("expand", v, shape=list(shape)) for v in tensors]
-
-
-def repeat_interleave(x, repeats, axis=None, name=None):
-    """Repeat each element of x `repeats` times along `axis` (None: flattened x).
-
-    Args:
-        x (Tensor): input.
-        repeats (int|Tensor): a count for every element, or one count per element along
-            axis (1-D Tensor).
-        axis (int, optional): dim to repeat along. Default None.
-    Returns:
-        Tensor.
-    """
-    if isinstance(repeats, Tensor) and repeats.ndim > 0:
-        reps = _int_list("repeat_interleave", "repeats", repeats)
-    elif isinstance(repeats, (list, tuple)):
-        reps = _int_list("repeat_interleave", "repeats", repeats)
-    else:
-        reps = _to_int("repeat_interleave", "repeats", repeats)
-    if axis is not None:
-        axis = _to_int("repeat_interleave", "axis", axis)
-    return _op("repeat_interleave", x, repeats=reps, axis=axis)
-
-
-# --- padding and cropping ------------------------------------------------------------------
-
-_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
-
-
-def _spatial_axes(ndim: int, data_format, mode: str) -> list:
-    if ndim not in _FORMATS:
-        raise ValueError(f"pad: mode {mode!r} (or a Tensor pad / a pad of 2*(ndim-2) values) "
-                         f"needs a 3-D, 4-D or 5-D x, got {ndim} dims")
-    fmt = _FORMATS[ndim][0] if data_format is None else data_format
-    if fmt not in _FORMATS[ndim]:
-        raise ValueError(f"pad: data_format must be one of {list(_FORMATS[ndim])} for a "
-                         f"{ndim}-D x, got {data_format!r}")
-    return list(range(2, ndim)) if fmt[1] == "C" else list(range(1, ndim - 1))
-
-
-def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True,
-        name=None):
-    """Pad x (paddle.nn.functional.pad).
-
-    Args:
-        x (Tensor): input.
-        pad (list|tuple|Tensor): pad sizes. In 'constant' mode a list of 2*ndim values pads
-            every dim in order [d0_before, d0_after, d1_before, ...] (pad_from_left_axis
-            True) and any other even length pads from the last dim backwards
-            [last_before, last_after, ...]. Otherwise x must be 3/4/5-D and pad has
-            2*(ndim-2) values [left, right, top, bottom, front, back] for the spatial dims
-            of data_format.
-        mode (str): 'constant', 'reflect', 'replicate' or 'circular'. Default 'constant'.
-        value (float): fill value of 'constant' mode. Default 0.0.
-        data_format (str, optional): 'NCL', 'NLC', 'NCHW', 'NHWC', 'NCDHW' or 'NDHWC';
-            None means channel-first.
-        pad_from_left_axis (bool): order of a full-length constant pad. Default True.
-    Returns:
-        Tensor of x's dtype.
-    """
-    ndim = len(x.shape)
-    is_tensor = isinstance(pad, Tensor)
-    if not is_tensor and not isinstance(pad, (list, tuple)):
-        raise TypeError(f"pad: pad must be a list, tuple or Tensor, got {type(pad).__name__}")
-    sizes = _int_list("pad", "pad", pad)
-    if len(sizes) % 2:
-        raise ValueError(f"pad: pad must have an even number of values, got {sizes}")
-    full = [0] * (2 * ndim)
-    spatial = (mode != "constant" or is_tensor
-               or (len(sizes) == 2 * (ndim - 2) and ndim in _FORMATS))
-    if spatial:
-        axes = _spatial_axes(ndim, data_format, mode)
-        if len(sizes) != 2 * len(axes):
-            raise ValueError(f"pad: mode {mode!r} on a {ndim}-D x needs {2 * len(axes)} pad "
-                             f"values (2 per spatial dim), got {sizes}")
-        order = list(reversed(axes))
-    elif len(sizes) > 2 * ndim:
-        raise ValueError(f"pad: pad has {len(sizes)} values but x (shape {x.shape}) has "
-                         f"only {ndim} dims (at most {2 * ndim} values)")
-    elif len(sizes) == 2 * ndim and pad_from_left_axis:
-        order = list(range(ndim))
-    else:
-        order = list(range(ndim - 1, ndim - 1 - len(sizes) // 2, -1))
-    for k, ax in enumerate(order):
-        full[2 * ax], full[2 * ax + 1] = sizes[2 * k], sizes[2 * k + 1]
-    if isinstance(value, Tensor):
-        value = value.item()
-    return _op("pad", x, pad=full, mode=mode, value=float(value) if not isinstance(
-        value, complex) else value)
-
-
-def crop(x, shape=None, offsets=None, name=None):
-    """The box of x starting at `offsets` (default zeros) with `shape` (default x.shape;
-    -1 runs to the end of that dim). Entries may be ints or 1-element Tensors."""
-    size = None if shape is None else _shape_list("crop", shape)
-    offs = None if offsets is None else _int_list("crop", "offsets", offsets)
-    return _op("crop", x, shape=size, offsets=offs)
-
-
-def unfold(x, axis, size, step, name=None):
-    """Sliding windows of `size` elements every `step` along `axis` (Tensor.unfold): that
-    dim becomes the window count and a new last dim of length `size` is appended."""
-    return _op("unfold", x, axis=_to_int("unfold", "axis", axis),
-               size=_to_int("unfold", "size", size), step=_to_int("unfold", "step", step))
-
-
 # --- complex views and dtype ---------------------------------------------------------------
 
 def as_complex(x, name=None):
@@ -638,3 +356,11 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):  # noqa: 
                nshards=_to_int("shard_index", "nshards", nshards),
                shard_id=_to_int("shard_index", "shard_id", shard_id),
                ignore_value=_to_int("shard_index", "ignore_value", ignore_value))
+
+
+# the join/split/broadcast and flip/roll/pad families, listed in __all__ above
+from .manipulation_join import (broadcast_shape, broadcast_tensors, broadcast_to,  # noqa: E402
+                                chunk, concat, dsplit, expand, expand_as, hsplit,
+                                repeat_interleave, split, stack, tensor_split, tile, unbind,
+                                unstack, vsplit)
+from .manipulation_reorder import crop, flip, pad, reverse, roll, rot90, unfold  # noqa: E402

@@ -1,0 +1,175 @@
+"""Public join/split, broadcast and repeat functions: concat, stack, split and its variants
+(tensor_split, v/h/dsplit, chunk, unbind, unstack), tile, expand, broadcast_*,
+repeat_interleave. Re-exported by tensor/manipulation.py, which lists them in `__all__`.
+"""
+from __future__ import annotations
+
+from ..framework.tensor import Tensor
+from ..ops.opdef import broadcast_shapes, norm_axis
+from .manipulation import _int_list, _op, _shape_list, _tensor_list, _to_int
+
+
+# --- joining and splitting -----------------------------------------------------------------
+
+def concat(x, axis=0, name=None):
+    """Join tensors of the same rank and dtype along `axis` (int or 1-element Tensor)."""
+    return _op("concat", _tensor_list("concat", x), axis=_to_int("concat", "axis", axis))
+
+
+def stack(x, axis=0, name=None):
+    """Join tensors of the same shape along a new dim `axis`."""
+    return _op("stack", _tensor_list("stack", x), axis=_to_int("stack", "axis", axis))
+
+
+def split(x, num_or_sections, axis=0, name=None):
+    """Split x along `axis`.
+
+    Args:
+        x (Tensor): input.
+        num_or_sections (int|list|tuple): number of equal parts, or the size of each part
+            (entries may be 1-element Tensors; one may be -1).
+        axis (int|Tensor): dim to split. Default 0.
+    Returns:
+        list of Tensors.
+    """
+    if isinstance(num_or_sections, (list, tuple)):
+        sections = _int_list("split", "num_or_sections", num_or_sections)
+    else:
+        sections = _to_int("split", "num_or_sections", num_or_sections)
+    out = _op("split", x, num_or_sections=sections, axis=_to_int("split", "axis", axis))
+    return list(out)
+
+
+def tensor_split(x, num_or_indices, axis=0, name=None):
+    """Split x into `n` nearly equal parts (the first ones one larger) or at the given
+    indices along `axis`; returns a list."""
+    ndim = len(x.shape)
+    ax = norm_axis("tensor_split", _to_int("tensor_split", "axis", axis), ndim)
+    size = x.shape[ax]
+    if isinstance(num_or_indices, (list, tuple, Tensor)):
+        bounds = [0]
+        for i in _int_list("tensor_split", "num_or_indices", num_or_indices):
+            i = i + size if i < 0 else i
+            bounds.append(min(max(i, 0), size))
+        bounds.append(size)
+        parts = []
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            start = min(start, size)
+            shape = list(x.shape)
+            shape[ax] = max(stop - start, 0)
+            offsets = [0] * ndim
+            offsets[ax] = start
+            parts.append(_op("crop", x, shape=shape, offsets=offsets))
+        return parts
+    n = _to_int("tensor_split", "num_or_indices", num_or_indices)
+    if n <= 0:
+        raise ValueError(f"tensor_split: num_or_indices must be positive, got {n}")
+    q, r = divmod(size, n)
+    return split(x, [q + 1] * r + [q] * (n - r), axis=ax)
+
+
+def _split_dim(api: str, x, num_or_indices, min_ndim: int, axis: int):
+    if len(x.shape) < min_ndim:
+        raise ValueError(f"{api}: x must have at least {min_ndim} dims, got shape {x.shape}")
+    return tensor_split(x, num_or_indices, axis=axis)
+
+
+def vsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 0 (x must have at least 2 dims)."""
+    return _split_dim("vsplit", x, num_or_indices, 2, 0)
+
+
+def hsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 1 (axis 0 for a 1-D x)."""
+    return _split_dim("hsplit", x, num_or_indices, 1, 1 if len(x.shape) > 1 else 0)
+
+
+def dsplit(x, num_or_indices, name=None):
+    """tensor_split along axis 2 (x must have at least 3 dims)."""
+    return _split_dim("dsplit", x, num_or_indices, 3, 2)
+
+
+def chunk(x, chunks, axis=0, name=None):
+    """Split x into `chunks` equal parts along `axis` (the dim must divide evenly)."""
+    return split(x, _to_int("chunk", "chunks", chunks), axis=axis)
+
+
+def unbind(input, axis=0):  # noqa: A002
+    """The slices of `input` along `axis`, as a list of tensors without that dim."""
+    ax = norm_axis("unbind", _to_int("unbind", "axis", axis), len(input.shape))
+    n = input.shape[ax]
+    if n == 0:
+        return []
+    return [_op("squeeze", p, axis=[ax]) for p in _op("split", input, num_or_sections=n,
+                                                      axis=ax)]
+
+
+def unstack(x, axis=0, num=None):
+    """Like unbind; `num`, when given, must equal x.shape[axis]."""
+    ax = norm_axis("unstack", _to_int("unstack", "axis", axis), len(x.shape))
+    if num is not None and num != x.shape[ax]:
+        raise ValueError(f"unstack: num ({num}) must equal dim {ax} of x (shape {x.shape})")
+    return unbind(x, ax)
+
+
+# --- broadcasting and repeating ------------------------------------------------------------
+
+def tile(x, repeat_times, name=None):
+    """Repeat x repeat_times[i] times along dim i (list, tuple or Tensor)."""
+    if not isinstance(repeat_times, (list, tuple, Tensor)):
+        raise TypeError(f"tile: repeat_times must be a list, tuple or Tensor, got "
+                        f"{type(repeat_times).__name__}")
+    return _op("tile", x, repeat_times=_int_list("tile", "repeat_times", repeat_times))
+
+
+def expand(x, shape, name=None):
+    """Broadcast x to `shape`; -1 keeps the dim of x, new dims are prepended."""
+    return _op("expand", x, shape=_shape_list("expand", shape))
+
+
+def broadcast_to(x, shape, name=None):
+    """Broadcast x to `shape` (expand rules)."""
+    return _op("expand", x, shape=_shape_list("broadcast_to", shape))
+
+
+def expand_as(x, y, name=None):
+    """x broadcast to y's shape."""
+    return _op("expand_as", x, y)
+
+
+def broadcast_shape(x_shape, y_shape):
+    """The broadcast of two shapes, as a list."""
+    return list(broadcast_shapes("broadcast_shape", tuple(x_shape), tuple(y_shape),
+                                 ("x_shape", "y_shape")))
+
+
+def broadcast_tensors(input, name=None):  # noqa: A002
+    """All tensors of `input` broadcast to their common shape, as a list."""
+    tensors = _tensor_list("broadcast_tensors", input)
+    shape = ()
+    for v in tensors:
+        shape = broadcast_shapes("broadcast_tensors", shape, tuple(v.shape),
+                                 ("the inputs so far", "the next input"))
+    return [_op("expand", v, shape=list(shape)) for v in tensors]
+
+
+def repeat_interleave(x, repeats, axis=None, name=None):
+    """Repeat each element of x `repeats` times along `axis` (None: flattened x).
+
+    Args:
+        x (Tensor): input.
+        repeats (int|Tensor): a count for every element, or one count per element along
+            axis (1-D Tensor).
+        axis (int, optional): dim to repeat along. Default None.
+    Returns:
+        Tensor.
+    """
+    if isinstance(repeats, Tensor) and repeats.ndim > 0:
+        reps = _int_list("repeat_interleave", "repeats", repeats)
+    elif isinstance(repeats, (list, tuple)):
+        reps = _int_list("repeat_interleave", "repeats", repeats)
+    else:
+        reps = _to_int("repeat_interleave", "repeats", repeats)
+    if axis is not None:
+        axis = _to_int("repeat_interleave", "axis", axis)
+    return _op("repeat_interleave", x, repeats=reps, axis=axis)
