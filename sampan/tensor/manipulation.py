@@ -18,7 +18,6 @@ from ..ops.manipulation import axis_list
 from ..ops.opdef import REGISTRY, norm_axis
 from ._helpers import check_inplace
 
-
 __all__ = [
     "reshape", "reshape_", "flatten", "flatten_", "squeeze", "squeeze_", "unsqueeze",
     "unsqueeze_", "transpose", "transpose_", "moveaxis", "t", "t_", "concat", "stack",
