@@ -7,13 +7,15 @@ is its own bilinear op (_conv_weight_corr) with the same two strategies. The tra
 convolution is a matmul followed by col2im (strided adds over the kernel or the input
 positions, whichever are fewer), or at stride 1 a convolution with the flipped kernel.
 Attrs are canonical: stride and dilation have one int per spatial dim, padding two (before,
-after) per spatial dim; negative padding crops (used by the vjp rules only). Imports only
-`framework` and sibling op modules.
+after) per spatial dim; negative padding crops (used by the vjp rules only). Big enough
+convolutions run their batch chunks on the kernel thread pool (backend/threads.py). Imports
+only `framework`, `backend.threads` and sibling op modules.
 """
 from __future__ import annotations
 
 import math
 
+from ..backend.threads import run_parts
 from ..framework import dtype as _dt
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, register
@@ -216,10 +218,40 @@ class _FlatGeometry:
 
 _CHUNK_BYTES = 1 << 20  # per batch chunk: keeps the GEMM operands and sums in the L2 cache
 
+# --- batch chunks on worker threads ------------------------------------------------------------
+# The GEMMs of these convolutions are too small for BLAS's own threading to pay off, so big
+# enough convolutions run their batch chunks on the kernel thread pool (backend/threads.py:
+# NumPy releases the GIL in matmul and copies; BLAS is pinned to one thread meanwhile).
+# Chunks depend on the shapes only, never on the thread count, and weight-gradient partial
+# sums are added in chunk order, so results are bitwise the same with any number of threads.
+# Work below _PAR_FLOPS multiply-adds (about 1 ms) stays in one piece on the calling thread:
+# the hand-offs cost more than they save on small convolutions (LeNet, batch-1 inference).
 
-def _batch_chunks(n: int, per_sample: int) -> list:
-    step = max(1, min(n, _CHUNK_BYTES // max(per_sample, 1)))
-    return [(i, min(i + step, n)) for i in range(0, n, step)]
+_PAR_FLOPS = 20_000_000
+_COPY_CHUNK_BYTES = 4 << 20  # im2col / col2im chunks: fewer, bigger (those copies stream)
+
+
+def _split_batch(n: int, flops: int) -> bool:
+    """Whether a convolution of n samples and `flops` multiply-adds is cut into >= 2 chunks."""
+    return n >= 2 and flops >= _PAR_FLOPS
+
+
+def _batch_chunks(n: int, per_sample: int, split: bool = False, limit: int = 0) -> list:
+    """Near-equal batch ranges of about `limit` (default _CHUNK_BYTES) bytes each; with
+    `split` an even count >= 2 (so that two workers share them evenly)."""
+    step = max(1, min(n, (limit or _CHUNK_BYTES) // max(per_sample, 1)))
+    k = -(-n // step) if n else 1
+    if split:
+        k = min(n, max(2, k + k % 2))
+    return [(n * i // k, n * (i + 1) // k) for i in range(k)]
+
+
+def _sum_in_order(parts):
+    """parts[0] + parts[1] + ... accumulated left to right into parts[0]."""
+    out = parts[0]
+    for p in parts[1:]:
+        out += p
+    return out
 
 
 class _ShiftPlan:
@@ -259,7 +291,7 @@ class _ShiftPlan:
         return itemsize * (self.depth * self.geo.total + 2 * o * self.geo.length)
 
 
-def shift_conv_array(xp, x, w, pads, dilation, mode):
+def shift_conv_array(xp, x, w, pads, dilation, mode, split=False):
     """Channels-first stride-1 convolution of x (N, C, *S) with w (O, C, *K), groups 1."""
     n, c = x.shape[:2]
     o = w.shape[0]
@@ -272,7 +304,9 @@ def shift_conv_array(xp, x, w, pads, dilation, mode):
         mats = xp.ascontiguousarray(xp.transpose(w.reshape(o, c, -1), (2, 0, 1)))
     length = plan.geo.length
     out = xp.empty((n, o) + tuple(plan.geo.out_len), x.dtype)
-    for a, b in _batch_chunks(n, plan.sample_bytes(o, x.itemsize)):
+
+    def chunk(ab):
+        a, b = ab
         src = plan.source(xp, a, b)
         acc = xp.matmul(mats[0], src[:, :, plan.offsets[0]:plan.offsets[0] + length])
         tmp = xp.empty_like(acc)
@@ -280,10 +314,11 @@ def shift_conv_array(xp, x, w, pads, dilation, mode):
             xp.matmul(mat, src[:, :, off:off + length], out=tmp)
             acc += tmp
         out[a:b] = plan.geo.crop(acc)
+    run_parts(chunk, _batch_chunks(n, plan.sample_bytes(o, x.itemsize), split), split)
     return out
 
 
-def shift_weight_array(xp, x, g, kernel, pads, dilation, mode):
+def shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split=False):
     """sum over n and positions of g (N, O, *out) times the windows of x (N, C, *S) at each
     kernel offset: (O, C, *kernel), for stride 1 and groups 1 (the weight gradient)."""
     n, c = x.shape[:2]
@@ -291,15 +326,18 @@ def shift_weight_array(xp, x, g, kernel, pads, dilation, mode):
     kernel = tuple(kernel)
     plan = _ShiftPlan(xp, x, pads, kernel, dilation, mode)
     length = plan.geo.length
-    res = xp.zeros((len(plan.offsets), o, plan.depth), x.dtype)
-    part = xp.empty((o, plan.depth), x.dtype)
-    for a, b in _batch_chunks(n, plan.sample_bytes(o, x.itemsize)):
+
+    def chunk(ab):
+        a, b = ab
         src = plan.source(xp, a, b)
         gflat = plan.geo.embed(xp, g[a:b])
+        part = xp.empty((len(plan.offsets), o, plan.depth), x.dtype)
         for r, off in enumerate(plan.offsets):
             cols = xp.swapaxes(src[:, :, off:off + length], 1, 2)
-            xp.sum(xp.matmul(gflat, cols), axis=0, out=part)
-            res[r] += part
+            xp.sum(xp.matmul(gflat, cols), axis=0, out=part[r])
+        return part
+    res = _sum_in_order(run_parts(chunk, _batch_chunks(
+        n, plan.sample_bytes(o, x.itemsize), split), split))
     # res[r, o, (j, c)] -> (O, C, *rest, k_last)
     kl = kernel[-1] if plan.stack else 1
     res = res.reshape((len(plan.offsets), o, kl, c))
@@ -312,9 +350,12 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
     o, cg = w.shape[:2]
     kernel = w.shape[2:]
     kp = math.prod(kernel)
+    out_len = [conv_out_len(m, k, s, pb, pa, d) for m, k, s, (pb, pa), d in
+               zip(x.shape[2:], kernel, stride, _pairs(pads), dilation)]
+    split = _split_batch(n, n * o * cg * kp * math.prod(out_len))
     mode = shift_mode(c, kernel, stride, groups)
     if mode != "im2col" and x.size and w.size:
-        return shift_conv_array(xp, x, w, pads, dilation, mode)
+        return shift_conv_array(xp, x, w, pads, dilation, mode, split)
     if cg == 1 and o == groups and c == groups:  # depthwise: multiply-adds over the kernel
         xpad = pad_spatial(xp, x, pads)
         out_len = [conv_out_len(m, k, s, 0, 0, d)
@@ -325,6 +366,23 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
         for idx, k in enumerate(_multi_range(kernel)):
             out += win[(Ellipsis,) + k] * wk[..., idx]
         return out
+    if not split:
+        return _im2col_conv(xp, x, w, stride, pads, dilation, groups)
+    out = xp.empty((n, o) + tuple(out_len), x.dtype)
+
+    def chunk(ab):
+        out[ab[0]:ab[1]] = _im2col_conv(xp, x[ab[0]:ab[1]], w, stride, pads, dilation, groups)
+    per_sample = x.itemsize * c * kp * max(math.prod(out_len), 1)
+    run_parts(chunk, _batch_chunks(n, per_sample, True, _COPY_CHUNK_BYTES))
+    return out
+
+
+def _im2col_conv(xp, x, w, stride, pads, dilation, groups):
+    """conv_array through an im2col copy and one batched matmul."""
+    n, c = x.shape[:2]
+    o, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    kp = math.prod(kernel)
     cols = im2col_array(xp, x, kernel, stride, pads, dilation)
     out_len = cols.shape[2 + len(kernel):]
     p = math.prod(out_len)
@@ -358,6 +416,26 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
         wc = wc.reshape((groups * og, cg) + tuple(kernel))
         wc = xp.ascontiguousarray(wc[(Ellipsis,) + (slice(None, None, -1),) * len(kernel)])
         return conv_array(xp, x, wc, [1] * len(kernel), pads_c, dilation, groups)
+    if _split_batch(n, n * cin * og * kp * ip):
+        out = xp.empty((n, groups * og) + tuple(size), x.dtype)
+
+        def chunk(ab):
+            out[ab[0]:ab[1]] = _matmul_col2im(xp, x[ab[0]:ab[1]], w, size, stride, pads,
+                                              dilation, groups)
+        per_sample = x.itemsize * groups * og * kp * ip
+        run_parts(chunk, _batch_chunks(n, per_sample, True, _COPY_CHUNK_BYTES))
+        return out
+    return _matmul_col2im(xp, x, w, size, stride, pads, dilation, groups)
+
+
+def _matmul_col2im(xp, x, w, size, stride, pads, dilation, groups):
+    """conv_transpose_array as one batched matmul followed by col2im."""
+    n, cin = x.shape[:2]
+    og = w.shape[1]
+    kernel = w.shape[2:]
+    inp = x.shape[2:]
+    kp, ip = math.prod(kernel), math.prod(inp)
+    cg = cin // groups
     if cg == 1 and og == 1:  # depthwise
         cols = x.reshape(n, cin, 1, ip) * w.reshape(1, cin, kp, 1)
     elif groups == 1:
@@ -418,17 +496,27 @@ def weight_grad(x_cf, g_cf, kernel, stride, pads, dilation, groups):
 
 def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
     """The kernel of _conv_weight_corr: (A, C/G, *kernel) from x (N, C, *S), g (N, A, *out)."""
-    mode = shift_mode(x.shape[1], kernel, stride, groups)
-    if mode != "im2col" and x.size and g.size:
-        return shift_weight_array(xp, x, g, kernel, pads, dilation, mode)
     n, c = x.shape[:2]
     a = g.shape[1]
     kp = math.prod(kernel)
-    cols = im2col_array(xp, x, kernel, stride, pads, dilation)
     p = math.prod(g.shape[2:])
-    g3 = g.reshape(n, groups, a // groups, p)
-    c3 = cols.reshape(n, groups, c // groups * kp, p)
-    out = xp.matmul(g3, xp.swapaxes(c3, -1, -2)).sum(axis=0)
+    split = _split_batch(n, n * a * (c // groups) * kp * p)
+    mode = shift_mode(c, kernel, stride, groups)
+    if mode != "im2col" and x.size and g.size:
+        return shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split)
+
+    def chunk(ab):
+        m = ab[1] - ab[0]
+        cols = im2col_array(xp, x[ab[0]:ab[1]], kernel, stride, pads, dilation)
+        g3 = g[ab[0]:ab[1]].reshape(m, groups, a // groups, p)
+        c3 = cols.reshape(m, groups, c // groups * kp, p)
+        return xp.matmul(g3, xp.swapaxes(c3, -1, -2)).sum(axis=0)
+    if not split:
+        out = chunk((0, n))
+    else:
+        per_sample = x.itemsize * (c * kp + a) * p
+        out = _sum_in_order(run_parts(chunk, _batch_chunks(n, per_sample, True,
+                                                           _COPY_CHUNK_BYTES)))
     return out.reshape((a, c // groups) + tuple(kernel))
 
 

@@ -199,3 +199,91 @@ def test_static_program_with_unknown_batch_matches_eager():
     model(_t(xv), w1, w2).backward()
     np.testing.assert_allclose(got[1], w1.grad.numpy(), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(got[2], w2.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+# --- batch chunks on worker threads (ops/nn_conv.py + backend/threads.py) -------------------
+
+_THREAD_CASES = [  # (x shape, weight shape, conv kwargs): shift, stack, im2col, grouped, 1-D/3-D
+    ((6, 16, 9, 8), (8, 16, 3, 3), dict(padding=1)),
+    ((6, 4, 9, 8), (8, 4, 3, 7), dict(padding=[1, 3])),
+    ((6, 8, 9, 8), (6, 8, 3, 3), dict(stride=2, padding=1)),
+    ((6, 8, 9, 8), (6, 4, 3, 3), dict(groups=2, padding=1, dilation=2)),
+    ((5, 16, 12), (4, 16, 3), dict(padding=1)),
+    ((5, 2, 4, 5, 4), (3, 2, 2, 3, 2), dict(stride=[1, 2, 1])),
+]
+
+
+def _conv_grads(fn, xs, ws, kw, transpose):
+    rng = np.random.default_rng(7)
+    x = _t(rng.standard_normal(xs).astype("float32"), grad=True)
+    w_shape = (ws[1] * kw.get("groups", 1), ws[0] // kw.get("groups", 1)) + ws[2:] \
+        if transpose else ws
+    w = _t(rng.standard_normal(w_shape).astype("float32"), grad=True)
+    out = fn(x, w, **kw)
+    (out * _t(rng.standard_normal(out.shape).astype("float32"))).sum().backward()
+    return out.numpy(), x.grad.numpy(), w.grad.numpy()
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("xs,ws,kw", _THREAD_CASES)
+def test_threaded_kernels_bitwise_equal_unthreaded(monkeypatch, xs, ws, kw, transpose):
+    from sampan.backend import threads
+    from sampan.ops import nn_conv
+    monkeypatch.setattr(nn_conv, "_PAR_FLOPS", 0)  # split every convolution of the batch
+    monkeypatch.setattr(nn_conv, "_CHUNK_BYTES", 1)  # one sample per shift chunk
+    nd = len(xs) - 2
+    fn = getattr(F, f"conv{nd}d" + ("_transpose" if transpose else ""))
+    prev = threads.num_workers()
+    results = []
+    try:
+        for workers in (1, 2, 3):
+            threads.set_num_workers(workers)
+            results.append(_conv_grads(fn, xs, ws, kw, transpose))
+    finally:
+        threads.set_num_workers(prev)
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert a.dtype == np.float32 and np.array_equal(a, b)
+    # and the chunked result is the convolution (vs the unsplit kernels, to float32 rounding)
+    monkeypatch.setattr(nn_conv, "_PAR_FLOPS", 1 << 62)
+    for a, b in zip(results[0], _conv_grads(fn, xs, ws, kw, transpose)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_run_parts_order_nesting_errors_and_blas_restore():
+    from sampan.backend import threads
+    prev = threads.set_num_workers(2)
+    try:
+        before = threads.blas_num_threads()
+        seen = []
+
+        def part(i):
+            seen.append(threads.blas_num_threads())
+            inner = threads.run_parts(lambda j: (i, j, threads.in_parallel_part()), range(2))
+            return i * 10, inner
+        res = threads.run_parts(part, range(5))
+        assert [r[0] for r in res] == [0, 10, 20, 30, 40]
+        assert res[3][1] == [(3, 0, True), (3, 1, True)]  # nested calls run in place
+        if before is not None:
+            assert set(seen) == {1} and threads.blas_num_threads() == before
+        with pytest.raises(ZeroDivisionError):
+            threads.run_parts(lambda i: 1 // (i - 3), range(6))
+        assert threads.blas_num_threads() == before and not threads.in_parallel_part()
+        assert threads.run_parts(lambda i: i, range(3), parallel=False) == [0, 1, 2]
+        with pytest.raises(ValueError, match="positive int"):
+            threads.set_num_workers(0)
+    finally:
+        threads.set_num_workers(prev)
+
+
+def test_blas_threads_nests_and_restores():
+    from sampan.backend import threads
+    before = threads.blas_num_threads()
+    if before is None:
+        pytest.skip("no OpenBLAS thread control in this NumPy build")
+    with threads.blas_threads(1):
+        assert threads.blas_num_threads() == 1
+        with threads.blas_threads(3):  # inner entries keep the outer count
+            assert threads.blas_num_threads() == 1
+        assert threads.blas_num_threads() == 1
+    assert threads.blas_num_threads() == before

@@ -1,0 +1,189 @@
+"""Kernel-level threads: a small worker pool plus a BLAS thread-count guard.
+
+Convolutions of small images are many small GEMMs; OpenBLAS spreads each of them over its
+threads without any wall-time gain. Running independent parts of such a kernel (batch
+chunks) on Python threads instead -- NumPy releases the GIL in matmul and in copies -- with
+BLAS pinned to one thread while they run does use the second core.
+
+- `num_workers()`: the worker count, min(os.cpu_count(), BLAS threads at import); the
+  environment variable SAMPAN_NUM_THREADS overrides it; 1 disables the pool. Without a BLAS
+  thread control found (not an OpenBLAS build of NumPy) the default is 1, because workers
+  running next to a multi-threaded BLAS would oversubscribe the cores.
+- `blas_threads(n)`: context pinning OpenBLAS to n threads and restoring the previous count
+  on exit. Shared by all Python threads: the outermost entry sets, the last exit restores,
+  so overlapping uses from several threads never leave the user's setting changed.
+- `run_parts(fn, items)`: [fn(item) for item in items], spread over the workers (the
+  calling thread takes part) with BLAS pinned to one thread. Items are handed out in order
+  as workers free up; results come back in item order. Calls made from inside a part run
+  serially, so kernels may nest freely.
+
+The OpenBLAS handles come from the loaded library (/proc/self/maps on Linux, else the
+libraries shipped in NumPy's wheel, else threadpoolctl if it happens to be installed).
+"""
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
+
+_SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads",
+            "openblas_{}_num_threads64_", "openblas_{}_num_threads")
+
+
+def _candidate_paths() -> list:
+    import numpy
+    paths = []
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if "openblas" in os.path.basename(path).lower() and path not in paths:
+                    paths.append(path)
+    except OSError:
+        pass
+    root = os.path.dirname(os.path.dirname(numpy.__file__))
+    for pattern in ("numpy.libs/*openblas*", "numpy/.dylibs/*openblas*"):
+        paths += sorted(glob.glob(os.path.join(root, pattern)))
+    try:
+        import threadpoolctl
+        for c in threadpoolctl.ThreadpoolController().select(internal_api="openblas").lib_controllers:
+            paths.append(c.filepath)
+    except Exception:  # noqa: BLE001 - optional helper, any failure means "not there"
+        pass
+    return paths
+
+
+def _find_blas():
+    """(get, set) ctypes functions of NumPy's OpenBLAS, or None."""
+    for path in _candidate_paths():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for sym in _SYMBOLS:
+            get = getattr(lib, sym.format("get"), None)
+            put = getattr(lib, sym.format("set"), None)
+            if get is not None and put is not None:
+                get.restype, get.argtypes = ctypes.c_int, []
+                put.restype, put.argtypes = None, [ctypes.c_int]
+                return get, put
+    return None
+
+
+_BLAS = _find_blas()
+
+
+def _default_workers() -> int:
+    env = os.environ.get("SAMPAN_NUM_THREADS", "")
+    if env.strip().isdigit() and int(env) > 0:
+        return int(env)
+    if _BLAS is None:
+        return 1
+    return max(1, min(os.cpu_count() or 1, _BLAS[0]()))
+
+
+_workers = _default_workers()
+_pool = None
+_pool_lock = threading.Lock()
+_local = threading.local()
+_pin_lock = threading.Lock()
+_pin_depth = 0
+_pin_prev = None
+
+
+def num_workers() -> int:
+    """How many threads (the caller included) run_parts uses."""
+    return _workers
+
+
+def set_num_workers(n: int) -> int:
+    """Set the worker count (1 disables the pool); returns the previous count."""
+    global _workers, _pool
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"set_num_workers: n must be a positive int, got {n!r}")
+    prev, _workers = _workers, n
+    with _pool_lock:
+        if _pool is not None and _pool._max_workers < n - 1:
+            _pool.shutdown(wait=False)
+            _pool = None
+    return prev
+
+
+def blas_num_threads():
+    """OpenBLAS's current thread count, or None when it cannot be controlled."""
+    return None if _BLAS is None else _BLAS[0]()
+
+
+@contextmanager
+def blas_threads(n: int):
+    """Pin OpenBLAS to n threads inside the block (a no-op without OpenBLAS control). The
+    outermost entry over all Python threads sets the count and the last exit restores it;
+    entries while it is held keep the outer count."""
+    global _pin_depth, _pin_prev
+    if _BLAS is None:
+        yield
+        return
+    with _pin_lock:
+        if _pin_depth == 0:
+            _pin_prev = _BLAS[0]()
+            if _pin_prev != n:
+                _BLAS[1](n)
+        _pin_depth += 1
+    try:
+        yield
+    finally:
+        with _pin_lock:
+            _pin_depth -= 1
+            if _pin_depth == 0 and _BLAS[0]() != _pin_prev:
+                _BLAS[1](_pin_prev)
+
+
+def _get_pool(size: int) -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="sampan-kernel")
+        return _pool
+
+
+def in_parallel_part() -> bool:
+    """True on a thread currently running a part of run_parts."""
+    return getattr(_local, "busy", False)
+
+
+def run_parts(fn, items, parallel: bool = True) -> list:
+    """[fn(item) for item in items], spread over num_workers() threads (see module doc);
+    `parallel=False` runs them in order on the calling thread."""
+    items = list(items)
+    workers = min(_workers, len(items))
+    if workers < 2 or not parallel or in_parallel_part():
+        return [fn(item) for item in items]
+    results = [None] * len(items)
+    order = iter(range(len(items)))
+    lock = threading.Lock()
+
+    def drain():
+        _local.busy = True
+        try:
+            while True:
+                with lock:
+                    i = next(order, None)
+                if i is None:
+                    return
+                results[i] = fn(items[i])
+        finally:
+            _local.busy = False
+
+    pool = _get_pool(max(_workers - 1, 1))
+    with blas_threads(1):
+        futures = [pool.submit(drain) for _ in range(workers - 1)]
+        try:
+            drain()
+        finally:
+            wait(futures)  # never leave the BLAS guard while a worker still runs
+    for f in futures:
+        f.result()  # re-raise a worker's exception
+    return results
