@@ -10,8 +10,9 @@ BLAS pinned to one thread while they run does use the second core.
   thread control found (not an OpenBLAS build of NumPy) the default is 1, because workers
   running next to a multi-threaded BLAS would oversubscribe the cores.
 - `blas_threads(n)`: context pinning OpenBLAS to n threads and restoring the previous count
-  on exit. Shared by all Python threads: the outermost entry sets, the last exit restores,
-  so overlapping uses from several threads never leave the user's setting changed.
+  on exit. The count is process-wide: overlapping guards (nested, or on several Python
+  threads) leave the latest active one in force, and the last exit restores the count from
+  before the first, so the user's setting is never left changed.
 - `run_parts(fn, items)`: [fn(item) for item in items], spread over the workers (the
   calling thread takes part) with BLAS pinned to one thread. Items are handed out in order
   as workers free up; results come back in item order. Calls made from inside a part run
@@ -90,7 +91,7 @@ _pool = None
 _pool_lock = threading.Lock()
 _local = threading.local()
 _pin_lock = threading.Lock()
-_pin_depth = 0
+_pin_active = []  # the [n] tokens of the blas_threads guards now entered
 _pin_prev = None
 
 
@@ -119,26 +120,28 @@ def blas_num_threads():
 
 @contextmanager
 def blas_threads(n: int):
-    """Pin OpenBLAS to n threads inside the block (a no-op without OpenBLAS control). The
-    outermost entry over all Python threads sets the count and the last exit restores it;
-    entries while it is held keep the outer count."""
-    global _pin_depth, _pin_prev
+    """Pin OpenBLAS to n threads inside the block (a no-op without OpenBLAS control). Guards
+    may overlap across Python threads: the latest entered guard still active sets the count,
+    and when the last one exits the count from before the first is restored."""
+    global _pin_prev
     if _BLAS is None:
         yield
         return
+    token = [n]  # identity marks this entry in the active list
     with _pin_lock:
-        if _pin_depth == 0:
+        if not _pin_active:
             _pin_prev = _BLAS[0]()
-            if _pin_prev != n:
-                _BLAS[1](n)
-        _pin_depth += 1
+        _pin_active.append(token)
+        if _BLAS[0]() != n:
+            _BLAS[1](n)
     try:
         yield
     finally:
         with _pin_lock:
-            _pin_depth -= 1
-            if _pin_depth == 0 and _BLAS[0]() != _pin_prev:
-                _BLAS[1](_pin_prev)
+            del _pin_active[next(i for i, t in enumerate(_pin_active) if t is token)]
+            want = _pin_active[-1][0] if _pin_active else _pin_prev
+            if _BLAS[0]() != want:
+                _BLAS[1](want)
 
 
 def _get_pool(size: int) -> ThreadPoolExecutor:

@@ -283,7 +283,15 @@ def test_blas_threads_nests_and_restores():
         pytest.skip("no OpenBLAS thread control in this NumPy build")
     with threads.blas_threads(1):
         assert threads.blas_num_threads() == 1
-        with threads.blas_threads(3):  # inner entries keep the outer count
-            assert threads.blas_num_threads() == 1
+        with threads.blas_threads(3):  # the latest active guard is in force
+            assert threads.blas_num_threads() == 3
         assert threads.blas_num_threads() == 1
+    assert threads.blas_num_threads() == before
+    # overlapping, not nested (as on two Python threads): the remaining guard stays in force
+    a, b = threads.blas_threads(1), threads.blas_threads(2)
+    a.__enter__()
+    b.__enter__()
+    a.__exit__(None, None, None)
+    assert threads.blas_num_threads() == 2
+    b.__exit__(None, None, None)
     assert threads.blas_num_threads() == before
