@@ -188,6 +188,31 @@ class MultiHeadAttention(Layer):
         return out if len(outs) == 1 else tuple(outs)
 
 
+def _init_block(layer, api: str, parts: int, d_model, nhead, dim_feedforward, dropout,
+                activation, attn_dropout, act_dropout, normalize_before, weight_attr,
+                bias_attr, eps) -> None:
+    """The sublayers an encoder (parts=2) or decoder (parts=3: + cross attention, norm3,
+    dropout3) layer shares, registered in Paddle's order and with Paddle's names."""
+    _positive(api, d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward)
+    attn_dropout = dropout if attn_dropout is None else attn_dropout
+    act_dropout = dropout if act_dropout is None else act_dropout
+    layer.normalize_before = normalize_before
+    w, b = _param_attrs(weight_attr, parts), _param_attrs(bias_attr, parts)
+    layer.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
+                                         weight_attr=w[0], bias_attr=b[0])
+    if parts == 3:
+        layer.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
+                                              weight_attr=w[1], bias_attr=b[1])
+    layer.linear1 = _linear(d_model, dim_feedforward, w[-1], b[-1])
+    layer.dropout = _dropout(act_dropout)
+    layer.linear2 = _linear(dim_feedforward, d_model, w[-1], b[-1])
+    for i in range(1, parts + 1):
+        setattr(layer, f"norm{i}", _layer_norm(d_model, eps))
+    for i in range(1, parts + 1):
+        setattr(layer, f"dropout{i}", _dropout(dropout))
+    layer.activation = _activation(api, activation)
+
+
 def _config(local: dict) -> dict:
     cfg = dict(local)
     cfg.pop("self", None)
@@ -221,22 +246,9 @@ class TransformerEncoderLayer(Layer):
                  weight_attr=None, bias_attr=None, layer_norm_eps: float = 1e-5) -> None:
         self._config = _config(locals())
         super().__init__()
-        _positive("TransformerEncoderLayer", d_model=d_model, nhead=nhead,
-                  dim_feedforward=dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _param_attrs(weight_attr, 2), _param_attrs(bias_attr, 2)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
-                                            weight_attr=w[0], bias_attr=b[0])
-        self.linear1 = _linear(d_model, dim_feedforward, w[1], b[1])
-        self.dropout = _dropout(act_dropout)
-        self.linear2 = _linear(dim_feedforward, d_model, w[1], b[1])
-        self.norm1 = _layer_norm(d_model, layer_norm_eps)
-        self.norm2 = _layer_norm(d_model, layer_norm_eps)
-        self.dropout1 = _dropout(dropout)
-        self.dropout2 = _dropout(dropout)
-        self.activation = _activation("TransformerEncoderLayer", activation)
+        _init_block(self, "TransformerEncoderLayer", 2, d_model, nhead, dim_feedforward,
+                    dropout, activation, attn_dropout, act_dropout, normalize_before,
+                    weight_attr, bias_attr, layer_norm_eps)
 
     def forward(self, src, src_mask=None, cache=None):
         src_mask = _convert_attention_mask(src_mask, src.dtype)
@@ -323,26 +335,9 @@ class TransformerDecoderLayer(Layer):
                  weight_attr=None, bias_attr=None, layer_norm_eps: float = 1e-5) -> None:
         self._config = _config(locals())
         super().__init__()
-        _positive("TransformerDecoderLayer", d_model=d_model, nhead=nhead,
-                  dim_feedforward=dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _param_attrs(weight_attr, 3), _param_attrs(bias_attr, 3)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
-                                            weight_attr=w[0], bias_attr=b[0])
-        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
-                                             weight_attr=w[1], bias_attr=b[1])
-        self.linear1 = _linear(d_model, dim_feedforward, w[2], b[2])
-        self.dropout = _dropout(act_dropout)
-        self.linear2 = _linear(dim_feedforward, d_model, w[2], b[2])
-        self.norm1 = _layer_norm(d_model, layer_norm_eps)
-        self.norm2 = _layer_norm(d_model, layer_norm_eps)
-        self.norm3 = _layer_norm(d_model, layer_norm_eps)
-        self.dropout1 = _dropout(dropout)
-        self.dropout2 = _dropout(dropout)
-        self.dropout3 = _dropout(dropout)
-        self.activation = _activation("TransformerDecoderLayer", activation)
+        _init_block(self, "TransformerDecoderLayer", 3, d_model, nhead, dim_feedforward,
+                    dropout, activation, attn_dropout, act_dropout, normalize_before,
+                    weight_attr, bias_attr, layer_norm_eps)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
