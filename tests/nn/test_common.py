@@ -9,6 +9,7 @@ import sampan as paddle
 import sampan.nn as nn
 import sampan.nn.functional as F
 from sampan.ops import REGISTRY
+from tests.gradcheck import numeric_grad
 
 
 def _t(a, grad=False):
@@ -17,22 +18,12 @@ def _t(a, grad=False):
     return t
 
 
-def _numeric_grad(fn, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        hi, lo = x.copy(), x.copy()
-        hi[i] += eps
-        lo[i] -= eps
-        g[i] = (fn(hi) - fn(lo)) / (2 * eps)
-    return g
-
-
 def _check_grad(fn, x, atol=1e-6):
     """d/dx sum(fn(x) * w) through the tape vs central differences (float64)."""
     w = np.cos(np.arange(fn(_t(x)).numpy().size)).reshape(fn(_t(x)).shape)
     t = _t(x, grad=True)
     (g,) = paddle.grad([(fn(t) * _t(w)).sum()], [t])
-    want = _numeric_grad(lambda a: float((fn(_t(a)).numpy() * w).sum()), x)
+    want = numeric_grad(lambda a: float((fn(_t(a)).numpy() * w).sum()), x)
     np.testing.assert_allclose(g.numpy(), want, atol=atol, rtol=1e-5)
 
 

@@ -9,6 +9,7 @@ import sampan.nn as nn
 import sampan.nn.functional as F
 from sampan.ops import REGISTRY
 from sampan.ops.dispatch import dispatch
+from tests.gradcheck import numeric_grad
 
 
 def _t(a, grad=False):
@@ -27,21 +28,11 @@ def _bn_ref(x, mean, var, w, b, eps=1e-5):
         shape) + b.reshape(shape)
 
 
-def _numeric_grad(fn, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        hi, lo = x.copy(), x.copy()
-        hi[i] += eps
-        lo[i] -= eps
-        g[i] = (fn(hi) - fn(lo)) / (2 * eps)
-    return g
-
-
 def _check_grad(fn, x, atol=1e-6):
     w = np.cos(np.arange(x.size * 4))[:fn(_t(x)).numpy().size].reshape(fn(_t(x)).shape)
     t = _t(x, grad=True)
     (g,) = paddle.grad([(fn(t) * _t(w)).sum()], [t])
-    want = _numeric_grad(lambda a: float((fn(_t(a)).numpy() * w).sum()), x)
+    want = numeric_grad(lambda a: float((fn(_t(a)).numpy() * w).sum()), x)
     np.testing.assert_allclose(g.numpy(), want, atol=atol, rtol=1e-5)
 
 
@@ -142,7 +133,7 @@ def test_layer_norm_double_grad_of_weight_path():
     t = _t(x, grad=True)
     (g,) = paddle.grad([(F.layer_norm(t, 4, w) ** 2).sum()], [t], create_graph=True)
     (gg,) = paddle.grad([(g * _t(v)).sum()], [t])
-    want = _numeric_grad(lambda a: float((first_grad(a).numpy() * v).sum()), x)
+    want = numeric_grad(lambda a: float((first_grad(a).numpy() * v).sum()), x)
     np.testing.assert_allclose(gg.numpy(), want, atol=1e-5, rtol=1e-4)
 
 
