@@ -134,7 +134,7 @@ def full(shape, fill_value, dtype=None, name=None) -> Tensor:
         >>> import sampan as paddle
         >>> paddle.full([2], 1.5)
         Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
-               [1.5, 1.5])
+               [1.50000000, 1.50000000])
     """
     return dispatch(REGISTRY["full"], (), {"shape": as_shape("full", shape),
                                            "fill_value": fill_attr("full", fill_value),

@@ -177,7 +177,7 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002  (Paddle's argument na
         >>> import sampan as paddle
         >>> paddle.clip(paddle.to_tensor([-1., 0.5, 3.]), min=0., max=1.)
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
-               [0. , 0.5, 1. ])
+               [0.        , 0.50000000, 1.        ])
     """
     return dispatch(REGISTRY["clip"], (x, _bound(x, min, "clip", "min"),
                                        _bound(x, max, "clip", "max")))
