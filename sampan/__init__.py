@@ -56,11 +56,7 @@ def disable_static(place=None) -> None:
     _disable(place)
 
 
-def in_dynamic_mode() -> bool:
-    """True unless static graph mode was enabled."""
-    from .framework.flags import STATE
-    return not STATE.static_mode
-
+from .framework.flags import in_dynamic_mode  # noqa: E402  (True unless this thread builds)
 
 in_dygraph_mode = in_dynamic_mode
 

@@ -1,26 +1,123 @@
 """FLAGS_* settings (set_flags/get_flags) and the mutable state dispatch reads.
 
-`STATE` holds what dispatch consults on every call: grad mode and one intercept hook that the
-static builder, AMP and the profiler install. Imports nothing.
+`STATE` is per thread (a Predictor clone, a DataLoader thread or a served request never sees
+another thread's mode): grad mode, the saved-tensor hooks, and the dispatch chain — one *build
+target* (None: eager; else the static builder appending to a Block) plus an ordered tuple of
+*wrappers* (AMP cast, profiler record, ...) that each see a call and pass it on. The chain is
+composed here once per change; dispatch only reads `STATE.intercept`. Imports nothing.
 """
 from __future__ import annotations
 
+import contextlib
+import threading
 
-class _State:
-    __slots__ = ("grad_enabled", "intercept", "static_mode", "saved_hooks")
+
+class _Hot:
+    """Process-wide count of threads whose dispatch chain is non-empty. Dispatch tests this
+    plain attribute first, so the eager path pays no thread-local lookup when nothing is
+    installed anywhere."""
+    __slots__ = ("active",)
 
     def __init__(self) -> None:
+        self.active = 0
+
+
+HOT = _Hot()
+_HOT_LOCK = threading.Lock()
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
         self.grad_enabled = True
-        # Callable (op, inputs, attrs) -> outputs installed by the static builder, AMP or
-        # the profiler; None on the plain eager path. Whoever installs it chains to the
-        # previous one and ends in `ops.dispatch.eager`.
-        self.intercept = None
-        self.static_mode = False
         # (pack_hook, unpack_hook) of the innermost autograd.saved_tensors_hooks, or None
         self.saved_hooks = None
+        # callable (op, inputs, attrs, nxt) that builds ops into a static Block when it
+        # decides to (else calls nxt); None in dynamic mode
+        self.target = None
+        # callables (op, inputs, attrs, nxt), outermost first
+        self.wrappers = ()
+        # the composed chain (op, inputs, attrs) -> outputs; None when target and wrappers
+        # are both empty. Derived: written only by `_recompose`.
+        self.intercept = None
 
 
 STATE = _State()
+
+# Set by ops.dispatch at import: the eager end of every chain (framework imports no op).
+EAGER = [None]
+
+
+def _link(fn, nxt):
+    return lambda op, inputs, attrs: fn(op, inputs, attrs, nxt)
+
+
+def _recompose() -> None:
+    state = STATE
+    was = state.intercept is not None
+    chain = None
+    if state.target is not None or state.wrappers:
+        chain = EAGER[0]
+        if state.target is not None:
+            chain = _link(state.target, chain)
+        for wrapper in reversed(state.wrappers):
+            chain = _link(wrapper, chain)
+    state.intercept = chain
+    if was != (chain is not None):
+        with _HOT_LOCK:
+            HOT.active += 1 if chain is not None else -1
+
+
+def in_dynamic_mode() -> bool:
+    """The one mode predicate: False while this thread builds a static Program (after
+    `paddle.enable_static()`, or while to_static traces)."""
+    return STATE.target is None
+
+
+def set_target(target) -> object:
+    """Make `target` (None: eager) this thread's build target; return the previous one."""
+    old = STATE.target
+    STATE.target = target
+    _recompose()
+    return old
+
+
+@contextlib.contextmanager
+def target_guard(target):
+    """Build into `target` (None: run eagerly) for the duration, in this thread."""
+    old = set_target(target)
+    try:
+        yield
+    finally:
+        set_target(old)
+
+
+@contextlib.contextmanager
+def dispatch_wrapper(wrapper):
+    """Install `wrapper(op, inputs, attrs, nxt)` innermost among this thread's wrappers (it
+    sees calls after the outer wrappers, before the build target)."""
+    old = STATE.wrappers
+    STATE.wrappers = old + (wrapper,)
+    _recompose()
+    try:
+        yield
+    finally:
+        STATE.wrappers = old
+        _recompose()
+
+
+@contextlib.contextmanager
+def dispatch_bypass():
+    """Run ops eagerly with no wrapper or target in this thread for the duration (parameter
+    initial values computed in dynamic mode, kernels of wrappers themselves)."""
+    old_target, old_wrappers = STATE.target, STATE.wrappers
+    STATE.target, STATE.wrappers = None, ()
+    _recompose()
+    try:
+        yield
+    finally:
+        STATE.target, STATE.wrappers = old_target, old_wrappers
+        _recompose()
+
 
 _FLAGS: dict = {
     "FLAGS_check_nan_inf": False,

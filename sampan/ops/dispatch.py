@@ -2,8 +2,8 @@
 
 Eager: run `op.compute` on the inputs' arrays, wrap the results, and record a GradNode when
 grad is enabled and an input needs it. Anything else (static Program building, AMP, the
-profiler) is an intercept installed in `STATE.intercept`; this is the only place the library
-branches on mode. Imports only `framework` and `ops.opdef`.
+profiler) is this thread's dispatch chain (`framework.flags`: wrappers + build target); this is
+the only place the library branches on mode. Imports only `framework` and `ops.opdef`.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import numpy as np
 
 from ..backend import numpy_ as _xp
 from ..framework import dtype as _dt
-from ..framework.flags import STATE
+from ..framework import flags as _flags
+from ..framework.flags import HOT, STATE
 from ..framework.node import GradNode, pack_saved
 from ..framework.tensor import Parameter, Tensor, to_array, wrap
 from .opdef import REGISTRY, OpDef, TensorSpec
@@ -31,11 +32,14 @@ np.seterr(all="ignore")  # Paddle returns inf/nan for log(0), 1/0 without warnin
 def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY, _eager: bool = False):
     """Run `op` on `inputs` (one entry per OpDef input slot) with `attrs`.
 
-    An installed intercept (static building, AMP, profiler) gets the call instead; it ends
-    in `eager`, which is this function with the intercept bypassed.
+    This thread's dispatch chain (wrappers such as AMP or the profiler, then the static
+    build target), when one is installed, gets the call instead; it ends in `eager`, which is
+    this function with the chain bypassed.
     """
-    if STATE.intercept is not None and not _eager:
-        return STATE.intercept(op, inputs, attrs)
+    if HOT.active and not _eager:
+        chain = STATE.intercept
+        if chain is not None:
+            return chain(op, inputs, attrs)
     arrays = []
     append = arrays.append
     need = False
@@ -67,8 +71,12 @@ def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY, _eager: bool = Fals
 
 
 def eager(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
-    """The eager path (for intercepts): compute now, record a tape node if grads may flow."""
+    """The eager path (the end of every dispatch chain): compute now, record a tape node if
+    grads may flow."""
     return dispatch(op, inputs, attrs, True)
+
+
+_flags.EAGER[0] = eager
 
 
 def _wrap(arr) -> Tensor:

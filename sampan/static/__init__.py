@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from ..framework.place import CPUPlace, CUDAPlace  # noqa: F401
 from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F401
-                      default_main_program, default_startup_program, name_scope,
-                      program_guard)
-from .builder import disable_static, enable_static  # noqa: F401
+                      default_main_program, default_startup_program, name_scope)
+from .builder import disable_static, enable_static, program_guard  # noqa: F401
 from .input import create_global_var, create_parameter, data  # noqa: F401
 from .input_spec import InputSpec  # noqa: F401
 from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401

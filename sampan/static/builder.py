@@ -1,5 +1,5 @@
-"""The static builder: the dispatch intercept that appends Operators to the current Block,
-enable_static/disable_static, and the Tensor API bound onto Variable.
+"""The static builder: the build target that appends Operators to the current Block,
+program_guard, enable_static/disable_static, and the Tensor API bound onto Variable.
 
 Imports `framework`, `ops`, `tensor` and `static.program`.
 """
@@ -10,13 +10,13 @@ import contextlib
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.flags import STATE
+from ..framework.flags import STATE, in_dynamic_mode, set_target, target_guard
 from ..framework.tensor import Parameter as EagerParameter, Tensor, to_array
-from ..ops.dispatch import eager, promote_inputs
+from ..ops.dispatch import promote_inputs
 from ..ops.opdef import REGISTRY, TensorSpec
 from ..utils import unique_name
 from . import program as _prog
-from .program import Variable, default_main_program
+from .program import Program, Variable, default_main_program
 
 _DIFF_KINDS = "fc"
 
@@ -44,7 +44,7 @@ def append_op(op, inputs: tuple, attrs: dict, block=None, out_names=None):
         else:
             values.append(None if value is None else to_variable(block, op.name, slot, value))
     if op.promote:
-        with _direct(block):
+        with build_into(block):
             values = promote_inputs(op, values)
     full = {**op.attrs, **attrs}  # copied: `op.attrs` and callers' dicts may be shared
     specs = [None if v is None else [_spec(x) for x in v] if isinstance(v, list) else _spec(v)
@@ -124,7 +124,7 @@ def _constant(program, arr: np.ndarray) -> Variable:
     return var
 
 
-# --- the intercept -----------------------------------------------------------------------------
+# --- the build target ----------------------------------------------------------------------
 
 def _has_variable(inputs) -> bool:
     for v in inputs:
@@ -135,55 +135,32 @@ def _has_variable(inputs) -> bool:
     return False
 
 
-def _make_intercept(prev):
-    def static_intercept(op, inputs, attrs):
-        if _has_variable(inputs) or (not op.inputs and _BUILD.forced == 0):
-            return append_op(op, inputs, attrs)
-        return prev(op, inputs, attrs) if prev is not None else eager(op, inputs, attrs)
-    static_intercept._static = True
-    static_intercept._prev = prev
-    return static_intercept
-
-
-class _Build:
-    depth = 0       # nesting of building() contexts
-    forced = 0      # > 0: creation ops run eagerly (see eager_creation)
-    installed = None
-
-
-_BUILD = _Build()
-
-
-def _install() -> None:
-    if getattr(STATE.intercept, "_static", False):
-        return
-    STATE.intercept = _make_intercept(STATE.intercept)
-
-
-def _uninstall() -> None:
-    cur = STATE.intercept
-    if getattr(cur, "_static", False):
-        STATE.intercept = cur._prev
+def static_target(op, inputs, attrs, nxt):
+    """The build target of static mode: a call on Variables (or a creation op, which has no
+    inputs) appends an Operator to the current Block; anything else runs on (`nxt`)."""
+    if not op.inputs or _has_variable(inputs):
+        return append_op(op, inputs, attrs)
+    return nxt(op, inputs, attrs)
 
 
 def building_active() -> bool:
-    return getattr(STATE.intercept, "_static", False)
+    """True while this thread builds a Program (the negation of `in_dynamic_mode`)."""
+    return not in_dynamic_mode()
 
 
 @contextlib.contextmanager
 def building():
-    """Install the static intercept for the duration (no-op if static mode already has it)."""
-    was = building_active()
-    _install()
-    try:
+    """Build into the current main program in this thread for the duration (a no-op in
+    static mode, which already does)."""
+    if STATE.target is not None:
         yield
-    finally:
-        if not was:
-            _uninstall()
+        return
+    with target_guard(static_target):
+        yield
 
 
 @contextlib.contextmanager
-def _direct(block):
+def build_into(block):
     """Build into `block` (of the current main program) for the duration."""
     program = block.program
     old = _prog.switch_main_program(program)
@@ -197,19 +174,38 @@ def _direct(block):
         _prog.switch_main_program(old)
 
 
-build_into = _direct
+@contextlib.contextmanager
+def program_guard(main_program: Program, startup_program: Program | None = None):
+    """Make `main_program` (and `startup_program`) this thread's default programs inside.
+
+    As in Paddle, this does not switch the mode: ops are appended to `main_program` only in
+    static mode (`paddle.enable_static()`); in dynamic mode `paddle.static.data` raises.
+    """
+    if not isinstance(main_program, Program):
+        raise TypeError(f"program_guard: main_program must be a Program, got "
+                        f"{type(main_program).__name__}")
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError(f"program_guard: startup_program must be a Program, got "
+                        f"{type(startup_program).__name__}")
+    old_main = _prog.switch_main_program(main_program)
+    old_startup = _prog.switch_startup_program(startup_program) if startup_program else None
+    try:
+        yield
+    finally:
+        _prog.switch_main_program(old_main)
+        if old_startup is not None:
+            _prog.switch_startup_program(old_startup)
 
 
 def enable_static() -> None:
-    """Switch to static graph mode: tensor API calls on Variables build Programs."""
-    STATE.static_mode = True
-    _install()
+    """Switch this thread to static graph mode: tensor API calls build Programs."""
+    if STATE.target is None:
+        set_target(static_target)
 
 
 def disable_static(place=None) -> None:
-    """Back to dynamic (eager) mode."""
-    STATE.static_mode = False
-    _uninstall()
+    """Back to dynamic (eager) mode in this thread."""
+    set_target(None)
 
 
 # --- Tensor API on Variable ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.flags import STATE
+from ..framework.flags import dispatch_bypass
 from ..framework.random import next_seed
 from ..framework.tensor import Tensor
 from ..ops.opdef import REGISTRY
@@ -28,7 +28,7 @@ def static_mode_error(api: str) -> StaticModeError:
     return StaticModeError(
         f"{api}: only supported in static graph mode (in PaddlePaddle 2.x dynamic graph mode "
         f"is on by default, and '{short}()' is only supported in static graph mode); call "
-        f"paddle.enable_static() first (or build under paddle.static.program_guard)")
+        f"paddle.enable_static() first")
 
 
 def _require_static(api: str) -> None:
@@ -51,6 +51,7 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
     Examples:
         >>> import numpy as np
         >>> import sampan as paddle
+        >>> paddle.enable_static()
         >>> main = paddle.static.Program()
         >>> with paddle.static.program_guard(main):
         ...     x = paddle.static.data("x", [None, 2], "float32")
@@ -60,6 +61,7 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
         >>> exe = paddle.static.Executor(paddle.CPUPlace())
         >>> exe.run(main, feed={"x": np.zeros((1, 2), "float32")}, fetch_list=[y])
         [array([[2., 2.]], dtype=float32)]
+        >>> paddle.disable_static()
     """
     _require_static("paddle.static.data")
     if not isinstance(name, str) or not name:
@@ -167,12 +169,8 @@ class StaticInit:
                 "shape": dims, "min": float(init._low), "max": float(init._high),
                 "dtype": dtype.name, "seed": init._seed or next_seed()})
         tensor = Tensor(np.zeros(dims, dtype.np))
-        cur = STATE.intercept
-        STATE.intercept = getattr(cur, "_prev", None)  # the initializer runs eagerly
-        try:
+        with dispatch_bypass():  # the initializer runs eagerly
             init(tensor)
-        finally:
-            STATE.intercept = cur
         return append_op(REGISTRY["assign"], (tensor._data,), {})
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import threading
 
 from ..utils import unique_name
 from .variable import Parameter, Variable
@@ -399,11 +400,23 @@ def _copy_slots(table: dict) -> dict:
 _SEED = [0]   # Program.global_seed: the random_seed new Programs start with
 
 
-class _Current:
+class _Defaults:
+    """The process-wide default programs (what a thread sees until it switches)."""
     main = Program()
     startup = Program()
-    name_scopes: list = []      # the open name_scope paths, innermost last
     scope_counts: dict = {}     # (parent path, prefix) -> times opened (Paddle's _1, _2...)
+
+
+class _Local(threading.local):
+    """Per-thread program pointers (program_guard in one thread never moves another's)."""
+
+    def __init__(self) -> None:
+        self.main = None        # None: the process-wide default
+        self.startup = None
+        self.name_scopes = []   # the open name_scope paths, innermost last
+
+
+_Current = _Local()
 
 
 def current_name_scope() -> str:
@@ -413,45 +426,26 @@ def current_name_scope() -> str:
 
 def default_main_program() -> Program:
     """The Program that static-mode operators are appended to."""
-    return _Current.main
+    main = _Current.main
+    return _Defaults.main if main is None else main
 
 
 def default_startup_program() -> Program:
     """The Program holding parameter initialisers."""
-    return _Current.startup
+    startup = _Current.startup
+    return _Defaults.startup if startup is None else startup
 
 
 def switch_main_program(program: Program) -> Program:
-    old = _Current.main
+    old = default_main_program()
     _Current.main = program
     return old
 
 
 def switch_startup_program(program: Program) -> Program:
-    old = _Current.startup
+    old = default_startup_program()
     _Current.startup = program
     return old
-
-
-@contextlib.contextmanager
-def program_guard(main_program: Program, startup_program: Program | None = None):
-    """Append operators to `main_program` (and initialisers to `startup_program`) inside."""
-    if not isinstance(main_program, Program):
-        raise TypeError(f"program_guard: main_program must be a Program, got "
-                        f"{type(main_program).__name__}")
-    if startup_program is not None and not isinstance(startup_program, Program):
-        raise TypeError(f"program_guard: startup_program must be a Program, got "
-                        f"{type(startup_program).__name__}")
-    from .builder import building
-    old_main = switch_main_program(main_program)
-    old_startup = switch_startup_program(startup_program) if startup_program else None
-    try:
-        with building():
-            yield
-    finally:
-        switch_main_program(old_main)
-        if old_startup is not None:
-            switch_startup_program(old_startup)
 
 
 @contextlib.contextmanager
@@ -464,8 +458,8 @@ def name_scope(prefix: str | None = None):
                         f"{type(prefix).__name__}")
     parent = current_name_scope()
     if prefix:
-        n = _Current.scope_counts.get((parent, prefix), 0)
-        _Current.scope_counts[(parent, prefix)] = n + 1
+        n = _Defaults.scope_counts.get((parent, prefix), 0)
+        _Defaults.scope_counts[(parent, prefix)] = n + 1
         path = f"{parent}{prefix if n == 0 else f'{prefix}_{n}'}/"
     else:
         path = parent

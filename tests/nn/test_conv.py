@@ -7,6 +7,7 @@ import sampan as paddle
 import sampan.nn.functional as F
 from tests.ops import op_db  # noqa: F401  (gathers the db modules before we import one)
 from tests.ops.db.nn_conv import ref_conv, ref_conv_transpose
+from tests.static_util import static_guard
 
 nn = paddle.nn
 
@@ -185,7 +186,7 @@ def test_static_program_with_unknown_batch_matches_eager():
         h = F.conv2d_transpose(F.avg_pool2d(h, 2, padding=1), w2, stride=2)
         return (F.adaptive_avg_pool2d(h, [3, 2]) ** 2).mean()
     main, startup = static.Program(), static.Program()
-    with unique_name.guard(), static.program_guard(main, startup):
+    with unique_name.guard(), static_guard(main, startup):
         x = static.data("x", [-1, 2, 6, 6], "float64")
         w1 = static.create_parameter([4, 2, 3, 3], "float64", name="w1")
         w2 = static.create_parameter([4, 2, 2, 2], "float64", name="w2")

@@ -5,6 +5,7 @@ import pytest
 
 import sampan as paddle
 from sampan.nn.functional.sparse_attention import sparse_attention
+from tests.static_util import static_guard
 
 
 def t(a, **kw):
@@ -143,7 +144,7 @@ def test_static_program_matches_eager():
     q = rng.standard_normal((2, 1, 4, 3))
     offset, columns = _random_layout(rng, 2, 1, 4, 2)
     main, startup = static.Program(), static.Program()
-    with unique_name.guard(), static.program_guard(main, startup):
+    with unique_name.guard(), static_guard(main, startup):
         qv = static.data("q", [2, 1, 4, 3], "float64")
         ov = static.data("o", [2, 1, 5], "int32")
         cv = static.data("c", [2, 1, 8], "int32")

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import sampan as paddle
-from sampan.framework.flags import STATE
+from sampan.framework.flags import dispatch_wrapper
 from sampan.ops import REGISTRY
-from sampan.ops.dispatch import eager, spec_of
+from sampan.ops.dispatch import spec_of
 from tests.ops.op_db import ENTRIES, tolerance
 
 _IDS = [e.name for e in ENTRIES]
@@ -51,19 +51,19 @@ class _Recorder:
         self.op_name = op_name
         self.calls = []
 
-    def __call__(self, op, inputs, attrs):
-        out = eager(op, inputs, attrs)
+    def __call__(self, op, inputs, attrs, nxt):
+        out = nxt(op, inputs, attrs)
         if op.name == self.op_name:
             self.calls.append((inputs, dict(attrs), out))
         return out
 
     def __enter__(self):
-        self.prev = STATE.intercept
-        STATE.intercept = self
+        self._guard = dispatch_wrapper(self)
+        self._guard.__enter__()
         return self
 
     def __exit__(self, *exc):
-        STATE.intercept = self.prev
+        self._guard.__exit__(*exc)
 
 
 def test_every_opdef_has_an_entry():

@@ -17,6 +17,7 @@ from sampan.ops.opdef import REGISTRY
 from sampan.static.io import program_from_dict, program_to_dict
 from sampan.utils import unique_name
 from tests.ops.op_db import ENTRIES, tolerance
+from tests.static_util import static_guard
 
 # entry name -> reason it cannot run in a static Program (yet)
 XFAIL: dict = {}
@@ -98,7 +99,7 @@ def _json_round_trip(program):
 
 def _run_static(entry, s, grad_idx=(), cots=None, round_trip=False):
     main = static.Program()
-    with unique_name.guard(), static.program_guard(main, static.Program()):
+    with unique_name.guard(), static_guard(main, static.Program()):
         args, feed, flat = _build_inputs(s.args, grad_idx)
         outs = _as_tuple(entry.fn(*args, **s.kwargs))
         outs = [o for o in outs if getattr(o, "_is_variable", False) or

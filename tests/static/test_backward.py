@@ -7,11 +7,12 @@ import pytest
 import sampan as paddle
 from sampan import static
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 
 def _mlp_static(xv, w1v, w2v):
     main, startup = static.Program(), static.Program()
-    with unique_name.guard(), static.program_guard(main, startup):
+    with unique_name.guard(), static_guard(main, startup):
         x = static.data("x", list(xv.shape), "float64")
         w1 = static.create_parameter(list(w1v.shape), "float64", name="w1")
         w2 = static.create_parameter(list(w2v.shape), "float64", name="w2")
@@ -44,7 +45,7 @@ def test_mlp_gradients_equal_eager():
 
 def test_contributions_are_summed_with_add_n():
     main = static.Program()
-    with unique_name.guard(), static.program_guard(main):
+    with unique_name.guard(), static_guard(main):
         x = static.data("x", [3], "float64")
         x.stop_gradient = False
         y = (paddle.sin(x) * x).sum()
@@ -58,7 +59,7 @@ def test_contributions_are_summed_with_add_n():
 
 def test_no_grad_set_and_stop_gradient_block_the_path():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2], "float64")
         x.stop_gradient = False
         a = x * 2.0
@@ -73,7 +74,7 @@ def test_no_grad_set_and_stop_gradient_block_the_path():
 
 def test_unreachable_input_gives_none_and_target_gradients_scale():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2], "float64")
         z = static.data("z", [2], "float64")
         y = x * x
@@ -87,7 +88,7 @@ def test_unreachable_input_gives_none_and_target_gradients_scale():
 
 def test_double_grad_through_gradients_of_gradients():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [3], "float64")
         x.stop_gradient = False
         y = (x ** 3).sum()
@@ -101,7 +102,7 @@ def test_double_grad_through_gradients_of_gradients():
 
 def test_broadcast_grad_is_reduced_to_the_input_shape():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [None, 3], "float32")
         b = static.create_parameter([3], "float32", name="b_bcast", is_bias=True)
         loss = (x + b).sum()
@@ -119,7 +120,7 @@ def test_sgd_training_loop_with_inplace_parameter_update():
     xv = rng.standard_normal((16, 2))
     yv = xv @ np.array([[2.0], [-1.0]])
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [None, 2], "float64")
         y = static.data("y", [None, 1], "float64")
         w = static.create_parameter([2, 1], "float64", name="w_sgd")
@@ -140,7 +141,7 @@ def test_append_backward_errors():
     with pytest.raises(AssertionError, match="only supported in static graph mode"):
         static.append_backward(paddle.ones([1]))
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2, 2], "float32")
         with pytest.raises(ValueError, match="one element"):
             static.append_backward(x * 2.0)

@@ -13,11 +13,12 @@ from sampan import static
 from sampan.static.io import program_from_dict, program_to_dict
 from sampan.static.verify import VerifyError
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 
 def _build(fn):
     main = static.Program()
-    with unique_name.guard(), static.program_guard(main, static.Program()):
+    with unique_name.guard(), static_guard(main, static.Program()):
         out = fn()
     return main, out
 
@@ -175,7 +176,7 @@ def test_while_inside_cond_gradients():
 
 def test_cond_gradient_for_a_parameter_with_append_backward():
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [2, 3], "float32")
         w = static.create_parameter([3, 1], "float32", name="cf_w")
         y = paddle.matmul(x, w)

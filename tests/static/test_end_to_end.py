@@ -11,6 +11,7 @@ import sampan as paddle
 import sampan.nn.functional as F
 from sampan import static
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +47,7 @@ def _adam(lr, program):
 
 def test_fc_classifier_train_save_load_run(tmp_path):
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         image = static.data(name="image", shape=[None, 16], dtype="float32")
         label = static.data(name="label", shape=[None, 1], dtype="int64")
         hidden = static.nn.fc(image, size=32, activation="relu")
@@ -107,7 +108,7 @@ def test_layers_in_static_mode_train_and_export(tmp_path):
     ys = ys[:, None]
     paddle.seed(1)
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         net = Net()
         x = static.data("x", [None, 1, 6, 6], "float32")
         y = static.data("y", [None, 1], "int64")

@@ -5,13 +5,14 @@ import numpy as np
 
 import sampan as paddle
 from sampan import static
+from tests.static_util import static_guard
 
 
 def test_program_defaults_to_the_fetches_program(tmp_path):
     paddle.enable_static()
     try:
         main, start = static.Program(), static.Program()
-        with static.program_guard(main, start):
+        with static_guard(main, start):
             x = static.data("image", [None, 3], "float32")
             y = static.nn.fc(x, 2)
         exe = static.Executor()

@@ -12,11 +12,12 @@ from sampan import static
 from sampan.static.io import program_from_dict, program_to_dict
 from sampan.static.passes import PASSES, apply_pass
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 
 def _train_program():
     main, startup = static.Program(), static.Program()
-    with unique_name.guard(), static.program_guard(main, startup):
+    with unique_name.guard(), static_guard(main, startup):
         x = static.data("x", [None, 4], "float32")
         y = static.data("y", [None, 1], "float32")
         h = static.nn.fc(x, 8, activation="tanh")
@@ -35,7 +36,7 @@ def test_fc_shapes_and_parameters():
     assert names == ["fc_0.b_0", "fc_0.w_0", "fc_1.b_0", "fc_1.w_0"]
     assert len(startup.global_block().ops) == 4
     with pytest.raises(ValueError, match="size must be a positive int"):
-        with static.program_guard(static.Program()):
+        with static_guard(static.Program()):
             static.nn.fc(static.data("z", [2, 3], "float32"), 0)
 
 
@@ -105,7 +106,7 @@ def test_normalize_program_needs_the_feeds():
 
 def test_dce_golden_before_after():
     main = static.Program()
-    with unique_name.guard(), static.program_guard(main):
+    with unique_name.guard(), static_guard(main):
         x = static.data("x", [2], "float32")
         a = paddle.exp(x)
         paddle.sin(a)            # dead

@@ -7,6 +7,7 @@ import pytest
 
 import sampan as paddle
 from sampan import static
+from tests.static_util import static_guard
 
 
 def _model():
@@ -25,7 +26,7 @@ def test_layer_loss_and_gradients_equal_eager():
     yv = np.eye(3, dtype="float32")[rng.integers(0, 3, 6)]
     model = _model()
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [6, 4], "float32")
         y = static.data("y", [6, 3], "float32")
         loss = _softmax_ce(model(x), y)
@@ -45,7 +46,7 @@ def test_static_update_writes_back_to_the_layer():
     model = paddle.nn.Linear(2, 1)
     before = model.weight.numpy().copy()
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [1, 2], "float32")
         loss = model(x).sum()
         for p, g in static.append_backward(loss):
@@ -56,7 +57,7 @@ def test_static_update_writes_back_to_the_layer():
 
 def test_cross_entropy_builds_on_variables():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2, 3], "float32")
         y = static.data("y", [2, 1], "int64")
         loss = paddle.nn.functional.cross_entropy(x, y)
@@ -69,7 +70,7 @@ def test_batch_norm_running_stats_written_back_from_a_program():
     paddle.enable_static()
     try:
         main, start = static.Program(), static.Program()
-        with static.program_guard(main, start):
+        with static_guard(main, start):
             x = static.data("x", [-1, 3, 4, 4], "float32")
             bn = nn.BatchNorm2D(3)
             y = bn(x)

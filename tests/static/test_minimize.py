@@ -8,6 +8,7 @@ import pytest
 
 import sampan as paddle
 from sampan import static
+from tests.static_util import static_guard
 
 RNG = np.random.default_rng(0)
 W0 = RNG.standard_normal((4, 3)).astype("float32")
@@ -22,7 +23,7 @@ def _loss(x, y, w, b):
 
 def _static_run(make_opt, steps=4, w_attr=None, after_step=None, fetch_grads=False):
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [None, 4], "float32")
         y = static.data("y", [None, 3], "float32")
         w = static.create_parameter([4, 3], "float32", name="w", attr=w_attr)
@@ -147,7 +148,7 @@ def test_returns_update_ops_and_pairs_and_state_names():
 
 def test_startup_rerun_resets_state():
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [2, 4], "float32")
         w = static.create_parameter([4, 1], "float32", name="w_reset")
         loss = paddle.matmul(x, w).sum()
@@ -170,7 +171,7 @@ def test_layer_model_trains_in_static_mode_and_writes_back():
                                        paddle.nn.Linear(8, 3))
     eager_model.set_state_dict(model.state_dict())
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [None, 4], "float32")
         y = static.data("y", [None, 3], "float32")
         loss = paddle.mean((model(x) - y) ** 2)
@@ -190,7 +191,7 @@ def test_layer_model_trains_in_static_mode_and_writes_back():
 
 def test_no_grad_set_and_parameters_argument():
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [2, 4], "float32")
         w = static.create_parameter([4, 3], "float32", name="w_only")
         b = static.create_parameter([3], "float32", name="b_frozen", is_bias=True)
@@ -200,7 +201,7 @@ def test_no_grad_set_and_parameters_argument():
     assert [p.name for p, _ in pairs] == ["w_only"]
     assert len(ops) == 1
     main2, startup2 = static.Program(), static.Program()
-    with static.program_guard(main2, startup2):
+    with static_guard(main2, startup2):
         x = static.data("x", [2, 4], "float32")
         w = static.create_parameter([4, 3], "float32", name="w_a")
         b = static.create_parameter([3], "float32", name="b_a", is_bias=True)
@@ -219,7 +220,7 @@ def test_optimizer_without_parameters_in_static_mode():
             pytest.xfail("Optimizer(parameters=None) still rejected in static mode "
                          "(request T1 in notes/static_requests.md)")
         main, startup = static.Program(), static.Program()
-        with static.program_guard(main, startup):
+        with static_guard(main, startup):
             x = static.data("x", [2, 4], "float32")
             loss = static.nn.fc(x, 2).sum()
             _, pairs = opt.minimize(loss)
@@ -231,7 +232,7 @@ def test_optimizer_without_parameters_in_static_mode():
 
 def test_errors():
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [2, 4], "float32")
         w = static.create_parameter([4, 1], "float32", name="w_err")
         loss = paddle.matmul(x, w).sum()

@@ -9,13 +9,14 @@ import sampan as paddle
 from sampan import static
 from sampan.static import passes
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 F = paddle.nn.functional
 
 
 def _build(fn):
     main = static.Program()
-    with unique_name.guard(), static.program_guard(main, static.Program()):
+    with unique_name.guard(), static_guard(main, static.Program()):
         out = fn()
     return main, out
 
@@ -182,14 +183,14 @@ def test_fused_program_gradients_equal_unfused():
         y = paddle.tanh(x * x + 1.0) * paddle.exp(-x)
         return paddle.sum(y), x
     main = static.Program()
-    with static.program_guard(main, static.Program()):  # globally unique names
+    with static_guard(main, static.Program()):  # globally unique names
         loss, x = fn()
     fused = passes.apply(main, "fuse_elementwise", keep=[loss])
     assert any(op.type == "fused_elementwise" for op in fused.global_block().ops)
     feed = {"x": _rand(3, 4)}
     grads = []
     for prog in (main, fused):
-        with static.program_guard(prog):
+        with static_guard(prog):
             lv = prog.global_block().var(loss.name)
             xv = prog.global_block().var(x.name)
             (g,) = static.gradients([lv], [xv])

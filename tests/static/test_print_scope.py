@@ -8,11 +8,12 @@ import pytest
 import sampan as paddle
 from sampan import static
 from sampan.static.io import program_from_dict, program_to_dict
+from tests.static_util import static_guard
 
 
 def test_print_first_n(capsys):
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [2], "float32")
         y = static.Print(x, message="twice", first_n=2, print_phase="forward")
         z = static.Print(x, message="always")
@@ -22,7 +23,7 @@ def test_print_first_n(capsys):
         exe.run(main, feed={"x": np.ones(2, "float32")}, fetch_list=[out])
     text = capsys.readouterr().out
     assert text.count("twice") == 2 and text.count("always") == 4
-    with static.program_guard(static.Program(), static.Program()):
+    with static_guard(static.Program(), static.Program()):
         with pytest.raises(TypeError, match="first_n must be an int"):
             static.Print(static.data("x", [2], "float32"), first_n=1.5)
 
@@ -34,7 +35,7 @@ def test_print_refused_in_dynamic_mode():
 
 def test_name_scope_paths_like_paddle():
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [2, 3], "float32")
         with static.name_scope("enc"):
             y = x + 1.0
@@ -60,7 +61,7 @@ def test_name_scope_paths_like_paddle():
 
 def test_dce_prunes_dead_ops_inside_cond_branches():
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [3], "float32")
 
         def yes():
@@ -106,7 +107,7 @@ def test_static_apis_paddle_allows_in_dynamic_mode():
 
 
 def test_dynamic_only_methods_on_variables():
-    with static.program_guard(static.Program(), static.Program()):
+    with static_guard(static.Program(), static.Program()):
         x = static.data("x", [2], "float32")
         for call in (lambda: x.sum().backward(), x.gradient, x.clear_gradient):
             with pytest.raises(AssertionError, match="only can be called by `paddle.Tensor` "

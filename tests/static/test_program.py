@@ -8,11 +8,12 @@ import sampan as paddle
 from sampan import static
 from sampan.static.verify import VerifyError
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 
 def _build(fn):
     main, startup = static.Program(), static.Program()
-    with unique_name.guard(), static.program_guard(main, startup):
+    with unique_name.guard(), static_guard(main, startup):
         out = fn()
     return main, startup, out
 
@@ -80,7 +81,7 @@ def test_variable_duck_types_tensor():
 
 def test_methods_operators_and_reflected_ndarray():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2, 2], "float64")
         y = (np.eye(2) * x).sum() + x.mean() - 1
         z = x.T @ x
@@ -95,7 +96,7 @@ def test_methods_operators_and_reflected_ndarray():
 
 def test_inplace_method_rebinds_handle():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [3], "float32")
         h = x * 1.0
         old = h.name
@@ -107,7 +108,7 @@ def test_inplace_method_rebinds_handle():
 
 def test_infer_errors_at_build_time():
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2, 3], "float32")
         y = static.data("y", [4, 5], "float32")
         with pytest.raises(ValueError, match="matmul"):
@@ -138,7 +139,7 @@ def test_eager_parameter_becomes_bound_variable():
     p = paddle.create_parameter([2], "float32")
     p.set_value(np.array([1.0, 2.0], "float32"))
     main = static.Program()
-    with static.program_guard(main):
+    with static_guard(main):
         x = static.data("x", [2], "float32")
         y = x * p
     var = main.global_block().var(p.name)

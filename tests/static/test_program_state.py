@@ -7,6 +7,7 @@ import pytest
 
 import sampan as paddle
 from sampan import static
+from tests.static_util import static_guard
 
 
 def test_random_seed_property_and_global_seed():
@@ -26,7 +27,7 @@ def test_random_seed_property_and_global_seed():
 
 def test_random_seed_makes_runs_repeatable():
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         y = paddle.rand([4])
     exe = static.Executor()
     assert not np.array_equal(*(exe.run(main, fetch_list=[y])[0] for _ in range(2)))
@@ -37,7 +38,7 @@ def test_random_seed_makes_runs_repeatable():
 
 def _adam_program():
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [-1, 2], "float32")
         y = static.nn.fc(x, 1)
         loss = paddle.mean(y)
@@ -93,7 +94,7 @@ def test_parse_from_string_round_trip():
 
 def test_executor_close_and_flush():
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [2], "float32")
         y = x * 2.0
     exe = static.Executor()

@@ -8,12 +8,13 @@ import pytest
 import sampan as paddle
 from sampan import static
 from sampan.static.io import program_from_dict, program_to_dict
+from tests.static_util import static_guard
 
 
 @pytest.fixture
 def progs():
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         yield main
 
 

@@ -6,6 +6,7 @@ import pytest
 
 import sampan as paddle
 from sampan import static
+from tests.static_util import static_guard
 
 RNG = np.random.default_rng(0)
 XV = RNG.random((6, 3)).astype("float32")
@@ -18,7 +19,7 @@ YB = np.array([[0], [1], [1], [1], [0], [0]], "int64")
 @pytest.fixture
 def progs():
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         yield main, startup
 
 
@@ -84,7 +85,7 @@ def test_auc_eager_and_errors():
 
 def _sgd_program(ema_decay=0.9, thres=False):
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         x = static.data("x", [-1, 2], "float32")
         w = static.create_parameter([2, 1], "float32", name="w_ema",
                                     default_initializer=paddle.nn.initializer.Constant(0.5))
@@ -128,7 +129,7 @@ def test_exponential_moving_average_errors():
     with pytest.raises(AssertionError, match="ExponentialMovingAverage: only supported in "
                                              "static graph mode"):
         static.ExponentialMovingAverage(0.9)
-    with static.program_guard(static.Program(), static.Program()):
+    with static_guard(static.Program(), static.Program()):
         with pytest.raises(ValueError, match=r"decay must be a float in \[0, 1\]"):
             static.ExponentialMovingAverage(1.5)
         ema = static.ExponentialMovingAverage(0.9)

@@ -9,6 +9,7 @@ import sampan as paddle
 import sampan.nn.functional as F
 from sampan import static
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 RNG = np.random.default_rng(1)
 
@@ -17,7 +18,7 @@ def _build(fn, feeds: dict):
     """Build fn(*data vars) in fresh programs, run startup and main; return
     (outputs, {param name: value}, main, startup, scope)."""
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup), unique_name.guard():
+    with static_guard(main, startup), unique_name.guard():
         xs = [static.data(k, [None] + list(v.shape[1:]), str(v.dtype)) for k, v in feeds.items()]
         outs = fn(*xs)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
@@ -169,7 +170,7 @@ def test_conv_net_trains_with_minimize():
     y = (x[:, 0, 2:4, 2:4].mean(axis=(1, 2)) > 0).astype("int64")[:, None]
     onehot = np.eye(2, dtype="float32")[y[:, 0]]
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         xv = static.data("x", [None, 1, 6, 6], "float32")
         yv = static.data("y", [None, 2], "float32")
         h = static.nn.conv2d(xv, 4, 3, act="relu")
@@ -189,7 +190,7 @@ def test_conv_net_trains_with_minimize():
 
 def test_errors():
     main = static.Program()
-    with static.program_guard(main, static.Program()):
+    with static_guard(main, static.Program()):
         x = static.data("x", [None, 3, 4, 4], "float32")
         with pytest.raises(ValueError, match="divisible by groups"):
             static.nn.conv2d(x, 4, 3, groups=2)
@@ -217,7 +218,7 @@ def test_errors():
 def _clone_for_test(fn):
     x = RNG.standard_normal((4, 3, 2, 2)).astype("float32") * 3 + 2
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup):
+    with static_guard(main, startup):
         out = fn(static.data("x", [None, 3, 2, 2], "float32"))
     test = main.clone(for_test=True)
     scope = static.Scope()
@@ -278,7 +279,7 @@ def test_spectral_norm_divides_by_the_largest_singular_value():
     def fn(_):
         return static.nn.spectral_norm(static.data("weight", [4, 3, 2]), dim=1, power_iters=60)
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup), unique_name.guard():
+    with static_guard(main, startup), unique_name.guard():
         out = fn(None)
     scope, exe = static.Scope(), static.Executor()
     with static.scope_guard(scope):
@@ -291,7 +292,7 @@ def test_spectral_norm_divides_by_the_largest_singular_value():
     sigma = np.linalg.svd(w.transpose(1, 0, 2).reshape(3, 8), compute_uv=False)[0]
     np.testing.assert_allclose(out, w / sigma, rtol=1e-4)
     with pytest.raises(ValueError, match=r"spectral_norm: dim must be in \[0, 2\]"):
-        with static.program_guard(static.Program(), static.Program()):
+        with static_guard(static.Program(), static.Program()):
             static.nn.spectral_norm(static.data("weight", [4, 3, 2]), dim=3)
     with pytest.raises(ValueError, match="row_conv: input must be 3-D"):
         _build(lambda v: static.nn.row_conv(v, 1), {"w": w[0]})

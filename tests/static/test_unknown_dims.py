@@ -4,13 +4,14 @@ import numpy as np
 
 import sampan as paddle
 from sampan import static
+from tests.static_util import static_guard
 
 
 def _run(build, feed):
     paddle.enable_static()
     try:
         main = static.Program()
-        with static.program_guard(main, static.Program()):
+        with static_guard(main, static.Program()):
             fetch = build()
         return static.Executor().run(main, feed=feed, fetch_list=fetch)
     finally:
@@ -57,7 +58,7 @@ def test_optimizer_without_parameters_in_static_mode_trains_everything():
     paddle.enable_static()
     try:
         main, start = static.Program(), static.Program()
-        with static.program_guard(main, start):
+        with static_guard(main, start):
             x = static.data("x", [None, 4], "float32")
             y = static.data("y", [None, 1], "float32")
             loss = ((static.nn.fc(x, 1) - y) ** 2).mean()
@@ -82,7 +83,7 @@ def test_static_create_parameter_takes_initializer_objects():
     paddle.enable_static()
     try:
         main, start = static.Program(), static.Program()
-        with static.program_guard(main, start):
+        with static_guard(main, start):
             fetch = build()
         exe = static.Executor()
         exe.run(start)

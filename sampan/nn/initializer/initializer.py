@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ...framework.flags import STATE
+from ...framework.flags import STATE, dispatch_bypass
 from ...framework.random import next_seed
 from ...framework.tensor import Tensor
 from ...ops.dispatch import dispatch
@@ -29,12 +29,13 @@ def _filling():
     Parameters are eager tensors in sampan (a static Program sees them as persistable
     Variables), so their initial values are always computed now.
     """
-    prev_grad, prev_intercept = STATE.grad_enabled, STATE.intercept
-    STATE.grad_enabled, STATE.intercept = False, None
+    prev_grad = STATE.grad_enabled
+    STATE.grad_enabled = False
     try:
-        yield
+        with dispatch_bypass():
+            yield
     finally:
-        STATE.grad_enabled, STATE.intercept = prev_grad, prev_intercept
+        STATE.grad_enabled = prev_grad
 
 
 class Initializer:

@@ -10,7 +10,8 @@ are not protected (persistable, data, constant or `keep`), and `constraint(block
 from __future__ import annotations
 
 from ...utils import unique_name
-from ..program import Operator, Program, program_guard
+from ..builder import building, program_guard
+from ..program import Operator, Program
 from ._graph import consumers, drop_unused_vars, fresh_name, protected
 
 
@@ -19,7 +20,7 @@ def trace(fn, specs) -> tuple:
     the given (shape, dtype) specs."""
     from ..input import data
     prog = Program()
-    with unique_name.guard(), program_guard(prog, Program()):
+    with unique_name.guard(), program_guard(prog, Program()), building():
         args = [data(f"_p{i}", list(shape), dtype) for i, (shape, dtype) in enumerate(specs)]
         out = fn(*args)
     return prog, [a.name for a in args], out.name
