@@ -63,6 +63,8 @@ class OpDef:
                 no gradient, and skips their terms.
       runs_blocks  control flow: the Executor hands compute a `_run_block(block_idx, feed,
                 fetch)` callable at run time (see ops/control_flow.py).
+      version   the op's format version, recorded by jit.save; bump it when the meaning of
+                an input, output or attr changes, so old saved models are refused clearly.
     """
 
     name: str = ""
@@ -81,6 +83,7 @@ class OpDef:
     runs_blocks = False
     none_grads = False
     side_effects = False
+    version: int = 1
 
     def __init__(self) -> None:
         names = [n.lstrip("*").rstrip("?") for n in self.inputs]
