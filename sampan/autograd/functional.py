@@ -2,7 +2,19 @@
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
+from ..ops.dispatch import call
 
+
+def _reshape(x, shape: list):
+    return call("reshape", x, shape=shape)
+
+
+def _zeros(shape: list, dtype):
+    return call("full", shape=list(shape), fill_value=0.0, dtype=dtype.name)
+
+
+def _stack(xs: list, axis: int = 0):
+    return call("stack", xs, axis=axis)
 
 class Jacobian:
     """Lazily evaluated Jacobian of ys w.r.t. xs, indexable like a tensor (`J[:]`, `J[i, j]`).
@@ -19,28 +31,27 @@ class Jacobian:
 
     def _evaluate(self) -> Tensor:
         if self._value is None:
-            from .. import tensor as T
             from . import grad
             ys, xs = self._ys, self._xs
             if self._batch is None:
-                flat = T.reshape(ys, [-1])
+                flat = _reshape(ys, [-1])
                 rows = []
                 for i in range(flat.shape[0]):
                     (g,) = grad([flat[i]], [xs], retain_graph=True, create_graph=True,
                                 allow_unused=True)
-                    rows.append(T.zeros([xs.size], xs.dtype) if g is None else
-                                T.reshape(g, [-1]))
-                self._value = T.stack(rows) if rows else T.zeros([0, xs.size], xs.dtype)
+                    rows.append(_zeros([xs.size], xs.dtype) if g is None else
+                                _reshape(g, [-1]))
+                self._value = _stack(rows) if rows else _zeros([0, xs.size], xs.dtype)
             else:
                 b = ys.shape[0]
-                flat = T.reshape(ys, [b, -1])
+                flat = _reshape(ys, [b, -1])
                 cols = []
                 for i in range(flat.shape[1]):
                     (g,) = grad([flat[:, i].sum()], [xs], retain_graph=True,
                                 create_graph=True, allow_unused=True)
-                    cols.append(T.zeros([b, xs.size // b], xs.dtype) if g is None else
-                                T.reshape(g, [b, -1]))
-                self._value = T.stack(cols, axis=1)
+                    cols.append(_zeros([b, xs.size // b], xs.dtype) if g is None else
+                                _reshape(g, [b, -1]))
+                self._value = _stack(cols, axis=1)
         return self._value
 
     @property

@@ -6,7 +6,8 @@ A strategy is called on a list of (param, grad) pairs and returns new pairs; par
 """
 from __future__ import annotations
 
-import sampan as _paddle
+from ..autograd import no_grad
+from ..tensor import full, matmul, maximum
 
 __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "GradientClipBase"]
 
@@ -19,7 +20,7 @@ class GradientClipBase:
     """Base class of the gradient clipping strategies."""
 
     def __call__(self, params_grads: list) -> list:
-        with _paddle.no_grad():
+        with no_grad():
             return self._dygraph_clip(list(params_grads))
 
     def _dygraph_clip(self, params_grads: list) -> list:
@@ -90,7 +91,7 @@ class ClipGradByNorm(GradientClipBase):
                 out.append((p, g))
                 continue
             norm = (g * g).sum().sqrt()
-            scale = self.clip_norm / _paddle.maximum(norm, _paddle.full([], self.clip_norm,
+            scale = self.clip_norm / maximum(norm, full([], self.clip_norm,
                                                                         g.dtype))
             out.append((p, g * scale))
         return out
@@ -138,9 +139,9 @@ class ClipGradByGlobalNorm(GradientClipBase):
         for s in squares[1:]:
             total = total + s
         global_norm = total.sqrt()
-        limit = _paddle.full([], self.clip_norm, global_norm.dtype)
+        limit = full([], self.clip_norm, global_norm.dtype)
         if not self.auto_skip_clip:
-            scale = limit / _paddle.maximum(global_norm, limit)
+            scale = limit / maximum(global_norm, limit)
         elif float(global_norm) > self.clip_norm:
             scale = limit / global_norm
         else:
@@ -156,7 +157,7 @@ def _sum_squares(g):
     square().sum() (fewer ops for small gradients)."""
     if g.size >= 4096:
         flat = g.reshape([-1])
-        return _paddle.matmul(flat, flat)
+        return matmul(flat, flat)
     return g.square().sum()
 
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import math
 
-import sampan as _paddle
-from sampan.nn.clip import _sum_squares
+from ...autograd import no_grad
+from ...framework.tensor import Tensor
+from ...tensor import stack, to_tensor
+from ...tensor.linalg import norm
+from ..clip import _sum_squares
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
@@ -15,7 +18,7 @@ _NORM_TYPES = (math.inf, 0, 1, 2)
 
 
 def _with_grads(parameters) -> list:
-    if isinstance(parameters, _paddle.Tensor):
+    if isinstance(parameters, Tensor):
         parameters = [parameters]
     return [p for p in parameters if p.grad is not None]
 
@@ -50,18 +53,18 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
                          f"Paddle), got {norm_type!r}")
     params = _with_grads(parameters)
     if not params:
-        return _paddle.to_tensor(0.0)
+        return to_tensor(0.0)
     max_norm, norm_type = float(max_norm), float(norm_type)
-    with _paddle.no_grad():
+    with no_grad():
         if norm_type == math.inf:
             norms = [p.grad.abs().max() for p in params]
-            total = norms[0] if len(norms) == 1 else _paddle.stack(norms).max()
+            total = norms[0] if len(norms) == 1 else stack(norms).max()
         elif norm_type == 2.0:
             norms = [_sum_squares(p.grad).sqrt() for p in params]
-            total = _paddle.linalg.norm(_paddle.stack(norms), p=norm_type)
+            total = norm(stack(norms), p=norm_type)
         else:
-            norms = [_paddle.linalg.norm(p.grad.flatten(), p=norm_type) for p in params]
-            total = _paddle.linalg.norm(_paddle.stack(norms), p=norm_type)
+            norms = [norm(p.grad.flatten(), p=norm_type) for p in params]
+            total = norm(stack(norms), p=norm_type)
         if error_if_nonfinite and not math.isfinite(float(total)):
             raise RuntimeError(f"clip_grad_norm_: the total norm of order {norm_type} of the "
                                f"gradients is non-finite ({float(total)}), so it cannot be "
@@ -88,6 +91,6 @@ def clip_grad_value_(parameters, clip_value: float) -> None:
         [-1.0, 0.5, 1.0]
     """
     clip_value = float(clip_value)
-    with _paddle.no_grad():
+    with no_grad():
         for p in _with_grads(parameters):
             p.grad.clip_(min=-clip_value, max=clip_value)
