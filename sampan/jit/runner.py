@@ -9,8 +9,6 @@ Imports `framework`, `ops` and `static`.
 """
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 
 from ..framework.flags import STATE
@@ -23,7 +21,6 @@ from ..static.builder import building
 from ..static.executor import Executor
 from ..static import program_guard
 from ..static.program import Program
-from ..utils import unique_name
 
 _RUN = REGISTRY["run_program"]
 _FLOAT = "fc"
@@ -139,17 +136,6 @@ def _bound_name(program: Program, param) -> str:
     raise ValueError(f"run_program: parameter {param.name!r} is not bound to the program")
 
 
-def _counters_after(program: Program) -> dict:
-    """unique_name counters that continue past every `key_N` name of `program` (a loaded
-    Program was named by another process's counters)."""
-    counters = collections.defaultdict(int)
-    for v in program.list_vars():
-        key, _, n = v.name.rpartition("_")
-        if key and n.isdigit():
-            counters[key] = max(counters[key], int(n) + 1)
-    return counters
-
-
 def _build_backward(runner: ProgramRunner, mask: tuple) -> _Backward:
     """Append the gradients of the float outputs w.r.t. the masked inputs/params to a copy of
     the forward Program, then split that copy: the new ops form the backward Program."""
@@ -163,13 +149,9 @@ def _build_backward(runner: ProgramRunner, mask: tuple) -> _Backward:
         v = block.create_var(f"{t.name}@OUT_GRAD_{k}", t.shape, t.dtype)
         v.is_data = True
         og_names.append(v.name)
-    old = unique_name.switch(_counters_after(whole))
-    try:
-        with program_guard(whole, Program()), building():
-            grads = gradients(targets, [block.var(n) for n in wrt_names],
-                              target_gradients=[block.var(n) for n in og_names])
-    finally:
-        unique_name.switch(old)
+    with program_guard(whole, Program()), building():
+        grads = gradients(targets, [block.var(n) for n in wrt_names],
+                          target_gradients=[block.var(n) for n in og_names])
     positions = [i for i, m in enumerate(mask) if m]
     kept = [(p, g) for p, g in zip(positions, grads) if g is not None]
     backward_ops = block.ops[n_fwd:]

@@ -16,7 +16,7 @@ from .backward import append_backward, gradients  # noqa: F401
 from .io import (deserialize_persistables, deserialize_program,  # noqa: F401
                  load_inference_model, normalize_program, save_inference_model,
                  serialize_persistables, serialize_program)
-from . import nn, passes  # noqa: F401
+from . import nn, passes, verify  # noqa: F401  (verify binds Program.verify)
 from .control_flow import Print, case, cond, switch_case, while_loop  # noqa: F401
 from .compiled import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .checkpoint import load, load_program_state, save, set_program_state  # noqa: F401

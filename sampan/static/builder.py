@@ -260,12 +260,4 @@ def _bind_variable_methods() -> None:
         Variable.astype = _tensor.FUNCTIONS["cast"]
 
 
-def _opinfo(op_type: str):
-    op = REGISTRY.get(op_type)
-    if op is None:
-        return {}, ()
-    return op.attrs, tuple(n for n, v in zip(op.input_names, op.variadic) if v)
-
-
 _bind_variable_methods()
-_prog.OPINFO = _opinfo

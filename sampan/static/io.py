@@ -9,13 +9,15 @@ import base64
 import io as _io
 import json
 import os
+import warnings
 
 import numpy as np
 
 from ..framework import dtype as _dt
-from .executor import global_scope
+from .executor import Scope, global_scope
 from .passes.dce import dead_code_elimination
 from ..framework.io import write_atomic
+from ..framework.tensor import wrap
 from .program import Block, Operator, Parameter, Program, Variable, default_main_program
 
 FORMAT = "sampan.program"
@@ -59,7 +61,7 @@ def refuse_py_func(program: Program, api: str) -> None:
     """A program that runs Python functions (py_func ops) cannot be written to a file."""
     ops = _py_func_ops(program)
     if ops:
-        from ..ops.control_flow import _PyFuncs
+        from ..ops.py_func import _PyFuncs
         func = _PyFuncs.funcs.get(ops[0].attrs.get("forward_callable_id"))
         what = getattr(func, "__qualname__", None) or "a Python function"
         raise ValueError(f"{api}: the program contains {len(ops)} py_func op(s) (the first "
@@ -94,7 +96,7 @@ def program_to_dict(program: Program) -> dict:
     d = {"format": FORMAT, "version": VERSION, "random_seed": program.random_seed,
          "blocks": blocks}
     if _py_func_ops(program):
-        from ..ops.control_flow import py_func_token
+        from ..ops.py_func import py_func_token
         d["py_func_token"] = py_func_token()
     return d
 
@@ -107,7 +109,7 @@ def program_from_dict(d: dict) -> Program:
         raise ValueError(f"deserialize_program: format version {d['version']} is newer than "
                          f"this sampan understands ({VERSION})")
     if any(od["type"] == "py_func" for bd in d["blocks"] for od in bd["ops"]):
-        from ..ops.control_flow import py_func_token
+        from ..ops.py_func import py_func_token
         if d.get("py_func_token") != py_func_token():
             raise ValueError("deserialize_program: the program contains py_func ops whose "
                              "Python functions were registered in another process; "
@@ -272,3 +274,107 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
         deserialize_persistables(program, f.read(), executor, kwargs.get("scope"))
     block = program.global_block()
     return [program, list(program._feed_names), [block.var(n) for n in program._fetch_names]]
+
+
+# --- Program methods that need the Executor's scope or the serializer ------------------------
+
+def parse_from_string(binary_str) -> Program:
+    """A Program from sampan's serialized form (JSON text or bytes, as written by
+    static.serialize_program or the .pdmodel files)."""
+    if isinstance(binary_str, (bytes, bytearray)):
+        binary_str = bytes(binary_str).decode("utf-8")
+    if not isinstance(binary_str, str):
+        raise TypeError(f"Program.parse_from_string: expected str or bytes, got "
+                        f"{type(binary_str).__name__}")
+    try:
+        d = json.loads(binary_str)
+    except ValueError as e:
+        raise ValueError(f"Program.parse_from_string: not a serialized sampan program "
+                         f"({e})") from None
+    if not isinstance(d, dict):
+        raise ValueError("Program.parse_from_string: not a serialized sampan program")
+    program = program_from_dict(d)
+    program._feed_names = d.get("feed", [])
+    program._fetch_names = d.get("fetch", [])
+    return program
+
+
+def _state_vars(self: Program, mode: str) -> list:
+    if not isinstance(mode, str):
+        raise TypeError(f"Type of `mode` should be string, but received "
+                        f"{type(mode).__name__}")
+    if mode not in ("all", "param", "opt"):
+        raise ValueError(f"`mode` string should be 'param', 'opt' or 'all', but received "
+                         f"{mode}")
+    out = []
+    for v in self.list_vars():
+        if not v.persistable or v.name in self._consts or v.is_data:
+            continue
+        if mode == "all" or (mode == "param") == v.is_parameter:
+            out.append(v)
+    return out
+
+
+def _state_dict(self: Program, mode: str = "all", scope=None) -> dict:
+    """{name: Tensor} of the parameters ('param'), the other persistable variables such
+    as optimizer state ('opt'), or both ('all'), read from `scope` (default global)."""
+    if scope is not None and not isinstance(scope, Scope):
+        raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but "
+                        f"received {type(scope).__name__}")
+    scope = scope or global_scope()
+    out = {}
+    for v in self._state_vars(mode):
+        arr = self._bound[v.name]._data if v.name in self._bound else scope.get(v.name)
+        if arr is None:
+            raise ValueError(f"Can not find Variable '{v.name}' in the scope. Make sure "
+                             f"it is initialized")
+        out[v.name] = wrap(arr)
+    return out
+
+
+def _set_state_dict(self: Program, state_dict: dict, scope=None) -> None:
+    """Set persistable variables from {name: array or Tensor} (run the startup program
+    first); names not in the program, or of the wrong shape, are skipped with a
+    warning."""
+    if not isinstance(state_dict, dict):
+        raise TypeError(f"Type of `state_dict` should be dict, but received "
+                        f"{type(state_dict).__name__}")
+    if scope is not None and not isinstance(scope, Scope):
+        raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but "
+                        f"received {type(scope).__name__}")
+    scope = scope or global_scope()
+    known = {v.name: v for v in self.list_vars()}
+    for name, value in state_dict.items():
+        var = known.get(name)
+        if var is None:
+            warnings.warn(f"Skip loading for '{name}'. Because '{name}' not in the "
+                          f"program.")
+            continue
+        if not (isinstance(value, np.ndarray) or hasattr(value, "__array__")):
+            warnings.warn(f"Skip loading for '{name}'. `value` should be `numpy.ndarray` "
+                          f"or Tensor, but received {type(value).__name__}.")
+            continue
+        arr = np.asarray(getattr(value, "_data", value))
+        bound = self._bound.get(name)
+        cur = bound._data if bound is not None else scope.get(name)
+        if cur is None:
+            warnings.warn(f"Skip loading for '{name}'. Can not find Variable '{name}' in "
+                          f"the Scope.")
+            continue
+        if list(cur.shape) != list(arr.shape):
+            warnings.warn(f"Skip loading for '{name}'. {name} expected a shape "
+                          f"{list(cur.shape)}, but the received shape is "
+                          f"{list(arr.shape)}.")
+            continue
+        arr = arr.astype(cur.dtype)
+        if bound is not None:
+            bound._data = arr.copy()
+            bound._version += 1
+        else:
+            scope.set(name, arr)
+
+
+Program.parse_from_string = staticmethod(parse_from_string)
+Program._state_vars = _state_vars
+Program.state_dict = _state_dict
+Program.set_state_dict = _set_state_dict

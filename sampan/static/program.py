@@ -1,8 +1,10 @@
-"""The static IR: Program -> Blocks -> Operators and Variables, the current-program pointers,
-program_guard, name_scope and the stable text form.
+"""The static IR: Program -> Blocks -> Operators and Variables, the current-program pointers
+(per thread), name_scope and the stable text form.
 
-A leaf module: imports only `framework` and `utils.unique_name` (no ops), so that the builder
-and everything above can use it. Operators refer to variables by name; Variables are handles.
+Graph data only: imports `framework`, `utils.unique_name` and the OpDef registry (attr defaults
+for printing, `test_attrs` for clone), never dispatch or its users. Methods that need the
+Executor or the serializer (`state_dict`, `set_state_dict`, `parse_from_string`, `verify`) are
+bound onto Program by `static.io` and `static.verify`. Operators refer to variables by name.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import copy
 import json
 import threading
 
+from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .variable import Parameter, Variable
 
@@ -57,7 +60,9 @@ class Operator:
     def to_string(self) -> str:
         """`%out = type(slot=%var, list=[%a, %b], attr=value)`; attrs equal to the OpDef
         default are left out."""
-        defaults, variadic = OPINFO(self.type) if OPINFO else ({}, ())
+        opdef = REGISTRY.get(self.type)
+        defaults = opdef.attrs if opdef is not None else {}
+        variadic = {n for n, v in zip(opdef.input_names, opdef.variadic) if v} if opdef else ()
         outs = ", ".join(f"%{n}" for n in self.output_arg_names)
         args = []
         for slot, names in self.inputs.items():
@@ -78,8 +83,6 @@ class Operator:
         return self.to_string()
 
 
-# Set by the builder: op type -> (attr defaults, names of variadic slots), for printing.
-OPINFO = None
 
 
 class Block:
@@ -215,29 +218,6 @@ class Program:
         _SEED[0] = seed
         self.random_seed = seed
 
-    @staticmethod
-    def parse_from_string(binary_str) -> "Program":
-        """A Program from sampan's serialized form (JSON text or bytes, as written by
-        static.serialize_program or the .pdmodel files)."""
-        import json as _json
-        from .io import program_from_dict
-        if isinstance(binary_str, (bytes, bytearray)):
-            binary_str = bytes(binary_str).decode("utf-8")
-        if not isinstance(binary_str, str):
-            raise TypeError(f"Program.parse_from_string: expected str or bytes, got "
-                            f"{type(binary_str).__name__}")
-        try:
-            d = _json.loads(binary_str)
-        except ValueError as e:
-            raise ValueError(f"Program.parse_from_string: not a serialized sampan program "
-                             f"({e})") from None
-        if not isinstance(d, dict):
-            raise ValueError("Program.parse_from_string: not a serialized sampan program")
-        program = program_from_dict(d)
-        program._feed_names = d.get("feed", [])
-        program._fetch_names = d.get("fetch", [])
-        return program
-
     # --- structure -------------------------------------------------------------------
     def global_block(self) -> Block:
         return self.blocks[0]
@@ -270,83 +250,6 @@ class Program:
     def all_parameters(self) -> list:
         return [p for block in self.blocks for p in block.all_parameters()]
 
-    def _state_vars(self, mode: str) -> list:
-        if not isinstance(mode, str):
-            raise TypeError(f"Type of `mode` should be string, but received "
-                            f"{type(mode).__name__}")
-        if mode not in ("all", "param", "opt"):
-            raise ValueError(f"`mode` string should be 'param', 'opt' or 'all', but received "
-                             f"{mode}")
-        out = []
-        for v in self.list_vars():
-            if not v.persistable or v.name in self._consts or v.is_data:
-                continue
-            if mode == "all" or (mode == "param") == v.is_parameter:
-                out.append(v)
-        return out
-
-    def state_dict(self, mode: str = "all", scope=None) -> dict:
-        """{name: Tensor} of the parameters ('param'), the other persistable variables such
-        as optimizer state ('opt'), or both ('all'), read from `scope` (default global)."""
-        from .executor import Scope, global_scope
-        from ..framework.tensor import wrap
-        if scope is not None and not isinstance(scope, Scope):
-            raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but "
-                            f"received {type(scope).__name__}")
-        scope = scope or global_scope()
-        out = {}
-        for v in self._state_vars(mode):
-            arr = self._bound[v.name]._data if v.name in self._bound else scope.get(v.name)
-            if arr is None:
-                raise ValueError(f"Can not find Variable '{v.name}' in the scope. Make sure "
-                                 f"it is initialized")
-            out[v.name] = wrap(arr)
-        return out
-
-    def set_state_dict(self, state_dict: dict, scope=None) -> None:
-        """Set persistable variables from {name: array or Tensor} (run the startup program
-        first); names not in the program, or of the wrong shape, are skipped with a
-        warning."""
-        import warnings
-        import numpy as np
-        from .executor import Scope, global_scope
-        if not isinstance(state_dict, dict):
-            raise TypeError(f"Type of `state_dict` should be dict, but received "
-                            f"{type(state_dict).__name__}")
-        if scope is not None and not isinstance(scope, Scope):
-            raise TypeError(f"`scope` should be None or `paddle.static.Scope` type, but "
-                            f"received {type(scope).__name__}")
-        scope = scope or global_scope()
-        known = {v.name: v for v in self.list_vars()}
-        for name, value in state_dict.items():
-            var = known.get(name)
-            if var is None:
-                warnings.warn(f"Skip loading for '{name}'. Because '{name}' not in the "
-                              f"program.")
-                continue
-            if not (isinstance(value, np.ndarray) or hasattr(value, "__array__")):
-                warnings.warn(f"Skip loading for '{name}'. `value` should be `numpy.ndarray` "
-                              f"or Tensor, but received {type(value).__name__}.")
-                continue
-            arr = np.asarray(getattr(value, "_data", value))
-            bound = self._bound.get(name)
-            cur = bound._data if bound is not None else scope.get(name)
-            if cur is None:
-                warnings.warn(f"Skip loading for '{name}'. Can not find Variable '{name}' in "
-                              f"the Scope.")
-                continue
-            if list(cur.shape) != list(arr.shape):
-                warnings.warn(f"Skip loading for '{name}'. {name} expected a shape "
-                              f"{list(cur.shape)}, but the received shape is "
-                              f"{list(arr.shape)}.")
-                continue
-            arr = arr.astype(cur.dtype)
-            if bound is not None:
-                bound._data = arr.copy()
-                bound._version += 1
-            else:
-                scope.set(name, arr)
-
     # --- copies ----------------------------------------------------------------------
     def clone(self, for_test: bool = False) -> "Program":
         """A copy of the program (shared constants and bound tensors); for_test marks it as
@@ -368,7 +271,6 @@ class Program:
             for op in block.ops:
                 attrs = copy.deepcopy(op.attrs)
                 if for_test:
-                    from ..ops.opdef import REGISTRY  # lazy: the IR stays a leaf module
                     opdef = REGISTRY.get(op.type)
                     if opdef is not None:
                         attrs.update(opdef.test_attrs)
@@ -386,9 +288,6 @@ class Program:
     def to_string(self, throw_on_error: bool = False, with_details: bool = False) -> str:
         return "\n".join(b.to_string() for b in self.blocks)
 
-    def verify(self) -> None:
-        from .verify import verify
-        verify(self)
 
 
 def _copy_slots(table: dict) -> dict:

@@ -79,3 +79,6 @@ def _verify_block(program, block) -> None:
                                       f"exactly one defining op")
                 writers[n] = k
             defined.add(n)
+
+
+Program.verify = verify
