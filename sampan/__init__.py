@@ -24,6 +24,7 @@ from . import device, linalg, utils  # noqa: F401
 
 
 from .framework.param_attr import ParamAttr  # noqa: F401,E402
+from ._compat import install_as_paddle  # noqa: F401,E402  (opt-in `import paddle`)
 
 
 def save(obj, path, protocol: int = 4, **configs) -> None:
@@ -63,7 +64,8 @@ in_dygraph_mode = in_dynamic_mode
 
 _LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
          "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks",
-         "fft", "signal")  # heavier rooms load on first use so `import sampan` stays fast
+         "fft", "signal", "base", "reader", "pir_utils")
+# (heavier rooms load on first use so `import sampan` stays fast)
 
 
 def __getattr__(name: str):
