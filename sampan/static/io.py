@@ -89,7 +89,8 @@ def program_to_dict(program: Program) -> dict:
             vars_.append(entry)
         ops = [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
                 "attrs": {k: _json_attr(a) for k, a in op.attrs.items()},
-                **({"namescope": op.namescope} if op.namescope != "/" else {})}
+                **({"namescope": op.namescope} if op.namescope != "/" else {}),
+                **({"loc": list(op.loc)} if op.loc else {})}
                for op in block.ops]
         blocks.append({"idx": block.idx, "parent": block.parent_idx, "vars": vars_,
                        "ops": ops})
@@ -133,7 +134,8 @@ def program_from_dict(d: dict) -> Program:
             block.vars[v.name] = v
         for od in bd["ops"]:
             block.ops.append(Operator(block, od["type"], od["inputs"], od["outputs"],
-                                      od["attrs"], od.get("namescope", "/")))
+                                      od["attrs"], od.get("namescope", "/"),
+                                      tuple(od["loc"]) if od.get("loc") else None))
         program.blocks.append(block)
     return program
 

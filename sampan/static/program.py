@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import os
+import sys
 import threading
 
 from ..ops.opdef import REGISTRY
@@ -22,10 +24,10 @@ class Operator:
     """One op: type (OpDef name), inputs {slot: [var names]}, outputs {name: [var names]},
     attrs (defaults merged, JSON-serializable)."""
 
-    __slots__ = ("block", "type", "inputs", "outputs", "attrs", "namescope")
+    __slots__ = ("block", "type", "inputs", "outputs", "attrs", "namescope", "loc")
 
     def __init__(self, block, type: str, inputs: dict, outputs: dict, attrs: dict,
-                 namescope: str | None = None) -> None:
+                 namescope: str | None = None, loc: tuple | None = None) -> None:
         self.block = block
         self.type = type
         self.inputs = inputs
@@ -34,6 +36,8 @@ class Operator:
         # static.name_scope at creation ("/enc/inner/"); Paddle's op_namescope attr, kept
         # outside `attrs` (those are the kernel's arguments)
         self.namescope = current_name_scope() if namescope is None else namescope
+        # (file, line) of the user code that built the op, for run-time error messages
+        self.loc = loc
 
     def input(self, slot: str) -> list:
         return list(self.inputs.get(slot, []))
@@ -130,7 +134,7 @@ class Block:
                                **kwargs)
 
     def append_op(self, type: str, inputs: dict, outputs: dict, attrs: dict) -> Operator:
-        op = Operator(self, type, inputs, outputs, attrs)
+        op = Operator(self, type, inputs, outputs, attrs, loc=user_location())
         self.ops.append(op)
         self.program._bump()
         return op
@@ -275,7 +279,7 @@ class Program:
                     if opdef is not None:
                         attrs.update(opdef.test_attrs)
                 nb.ops.append(Operator(nb, op.type, _copy_slots(op.inputs),
-                                       _copy_slots(op.outputs), attrs, op.namescope))
+                                       _copy_slots(op.outputs), attrs, op.namescope, op.loc))
             new.blocks.append(nb)
         new._is_test = for_test or self._is_test
         return new
@@ -288,6 +292,21 @@ class Program:
     def to_string(self, throw_on_error: bool = False, with_details: bool = False) -> str:
         return "\n".join(b.to_string() for b in self.blocks)
 
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_location(depth: int = 2) -> tuple | None:
+    """(file, line) of the innermost caller outside sampan (the user's code that built an
+    op), or None. Build time only: it walks the stack."""
+    frame = sys._getframe(depth)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not name.startswith(_PACKAGE_DIR) and not name.startswith("<"):
+            return name, frame.f_lineno
+        frame = frame.f_back
+    return None
 
 
 def _copy_slots(table: dict) -> dict:

@@ -1,6 +1,8 @@
 """Program IR: building through the intercept, the text form (goldens), clone, verify."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -182,3 +184,16 @@ def test_name_scope_and_program_guard_type_errors():
     with pytest.raises(TypeError, match="main_program must be a Program"):
         with static.program_guard("nope"):
             pass
+
+
+def test_each_operator_records_the_user_line_that_built_it():
+    main = static.Program()
+    with static_guard(main, static.Program()):
+        x = static.data("x", [2], "float32")
+        y = paddle.exp(x)  # the line recorded for exp
+    line = sys._getframe().f_lineno - 1
+    (exp_op,) = [op for op in main.global_block().ops if op.type == "exp"]
+    assert exp_op.loc == (__file__, line)
+    again = static.Program.parse_from_string(static.serialize_program([x], [y], program=main))
+    assert [op.loc for op in again.global_block().ops if op.type == "exp"] == [(__file__, line)]
+    assert main.clone().global_block().ops[-1].loc == exp_op.loc
