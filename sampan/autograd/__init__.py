@@ -10,7 +10,8 @@ import numpy as np
 
 from ..framework.flags import STATE
 from ..framework.tensor import Tensor, wrap
-from .engine import run_backward, unbroadcast  # noqa: F401
+from ..ops.vjp_context import unbroadcast  # noqa: F401
+from .engine import run_backward
 from .py_layer import PyLayer, PyLayerContext  # noqa: F401
 from .functional import Jacobian, hessian, jacobian  # noqa: F401
 
@@ -178,8 +179,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         if t.stop_gradient:
             raise ValueError(f"grad: inputs[{i}] has stop_gradient=True; set "
                              f"stop_gradient=False on tensors you differentiate against")
-    if retain_graph is None:
-        retain_graph = create_graph
+    # NOTE: Paddle's grad never frees the graph, whatever retain_graph says: a second
+    # paddle.grad (or a later backward) over the same graph works. retain_graph is accepted
+    # for signature compatibility.
     blocked = _as_list(no_grad_vars, "no_grad_vars") if no_grad_vars is not None else []
     saved_flags = [(t, t.stop_gradient) for t in blocked]
     hooks = []
@@ -188,7 +190,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
             hooks.append(_block(t))
     try:
         result = run_backward(outputs, _root_grads(outputs, grad_outputs, "grad"),
-                              retain_graph, create_graph, targets=inputs_list)
+                              True, create_graph, targets=inputs_list)
     finally:
         for h in hooks:
             h()

@@ -11,30 +11,32 @@ from ..framework.flags import STATE
 from ..framework.node import Packed
 from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call
+from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
 
 
-class _Ctx:
-    """What a vjp sees: saved inputs and outputs by name, attrs by name (defaults filled),
-    `needs` per input slot, and `in_shapes` per flattened input that needs a grad (so a rule
-    that only needs an input's shape can leave the input out of `saves`)."""
-
-    def __init__(self, node) -> None:
-        attrs = {**node.op.attrs, **node.attrs}  # defaults first: callers may omit attrs
-        self.__dict__.update(attrs)
-        self.attrs = attrs
+class GraphFreedError(RuntimeError, SystemError):
+    """Backward reached a node whose saved values an earlier backward freed. Paddle raises
+    SystemError here; it is a RuntimeError too."""
 
 
-def _build_ctx(node) -> _Ctx:
+def _build_ctx(node, create_graph: bool):
+    """The node's VjpContext (ops/vjp_context.py): saved values unpacked and checked against
+    in-place modification, per-input needs and shapes from the edges."""
     op = node.op
     if node.freed:
-        raise RuntimeError(
-            f"backward: the graph through op '{op.name}' was already freed by an earlier "
-            f"backward; pass retain_graph=True to the first backward to run it twice")
-    ctx = _Ctx(node)
+        raise GraphFreedError(
+            f"backward: the saved values of op '{op.name}' do not exist. This may be "
+            f"because:\nYou calculate backward twice for the same subgraph without setting "
+            f"retain_graph=True. Please set retain_graph=True in the first backward/grad "
+            f"call.")
+    values = {}
+    counts = None
     if node.saved:
         for (name, value), version in zip(node.saved.items(), node.versions):
             _check_version(op, name, value, version)
-            setattr(ctx, name, _as_saved(value))
+            values[name] = _as_saved(value)
+        if op.has_variadic:
+            counts = {name: len(v) for name, v in node.saved.items() if isinstance(v, list)}
     if node.saved_out:
         for name, arr, ref, version in node.saved_out:
             t = ref()
@@ -48,23 +50,12 @@ def _build_ctx(node) -> _Ctx:
                 out.stop_gradient = False
                 out._node = node
                 out._out_idx = idx
-            setattr(ctx, name, out)
-    ctx.in_shapes = [None if e is None else e[0].out_meta[e[1]][0] if isinstance(e, tuple)
-                     else e._data.shape for e in node.edges]
-    needs = []
-    pos = 0
-    for variadic, name in zip(op.variadic, op.input_names):
-        if variadic:
-            count = len(node.saved[name]) if node.saved and name in node.saved else None
-            if count is None:
-                count = len(node.edges) - (len(op.input_names) - 1)
-            needs.append(tuple(e is not None for e in node.edges[pos:pos + count]))
-            pos += count
-        else:
-            needs.append(node.edges[pos] is not None)
-            pos += 1
-    ctx.needs = tuple(needs)
-    return ctx
+            values[name] = out
+    edges = node.edges
+    in_shapes = [None if e is None else e[0].out_meta[e[1]][0] if isinstance(e, tuple)
+                 else e._data.shape for e in edges]
+    return make_ctx(op, {**op.attrs, **node.attrs}, values, [e is not None for e in edges],
+                    in_shapes, create_graph, counts)
 
 
 def to_array_of(op, name, value):
@@ -103,34 +94,6 @@ def _version_error(op, name, now, then):
         f"use the out-of-place form or clone() before modifying it")
 
 
-def unbroadcast(grad: Tensor, shape: tuple) -> Tensor:
-    """Sum `grad` over the dimensions that broadcasting added or expanded to reach `shape`."""
-    gshape = tuple(grad.shape)
-    if gshape == tuple(shape):
-        return grad
-    lead = len(gshape) - len(shape)
-    axes = list(range(lead))
-    axes += [lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1]
-    if axes:
-        grad = call("sum", grad, axis=axes, keepdim=True, dtype=None)
-    return call("reshape", grad, shape=list(shape))
-
-
-def flatten_grads(op, grads) -> list:
-    if not isinstance(grads, (tuple, list)):
-        grads = (grads,)
-    if len(grads) != len(op.input_names):
-        raise RuntimeError(f"vjp of '{op.name}' returned {len(grads)} gradients for "
-                           f"{len(op.input_names)} inputs")
-    flat = []
-    for g, variadic in zip(grads, op.variadic):
-        if variadic:
-            flat.extend(g)
-        else:
-            flat.append(g)
-    return flat
-
-
 class _GradMode:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -157,108 +120,110 @@ def _add(a, b):
     return call("add", a, b)
 
 
+class _Run:
+    """One backward pass: pending output grads per node, leaf grads, paddle.grad captures."""
+
+    def __init__(self, targets, create_graph: bool) -> None:
+        self.buffers: dict = {}
+        self.leaf_grads: dict = {}
+        self.targets = targets
+        self.create_graph = create_graph
+        self.capture_nodes: dict = {}
+        self.target_ids: dict = {}
+        self.captured = [None] * (len(targets) if targets is not None else 0)
+        for i, t in enumerate(targets or ()):
+            if t._node is not None:
+                self.capture_nodes.setdefault((id(t._node), t._out_idx), []).append(i)
+            else:
+                self.target_ids[id(t)] = i
+
+    def send(self, node, idx: int, g) -> None:
+        slot = self.buffers.get(node)
+        if slot is None:
+            slot = self.buffers[node] = [None] * len(node.out_meta)
+        slot[idx] = g if slot[idx] is None else call("add", slot[idx], g)
+
+    def send_leaf(self, leaf, g) -> None:
+        """Sum a leaf's contributions; its hooks run once on the sum (see finish)."""
+        if g._data.dtype != leaf._data.dtype:
+            g = call("cast", g, dtype=leaf.dtype.name)
+        if self.targets is not None:
+            k = self.target_ids.get(id(leaf))
+            if k is not None:
+                prev = self.captured[k]
+                self.captured[k] = g if prev is None else call("add", prev, g)
+            return
+        prev = self.leaf_grads.get(id(leaf))
+        self.leaf_grads[id(leaf)] = (leaf, g if prev is None else call("add", prev[1], g))
+
+
 def run_backward(roots, root_grads, retain_graph=False, create_graph=False, targets=None):
     """Propagate `root_grads` from `roots` through the tape.
 
-    targets None: accumulate into leaves' `.grad` (Tensor.backward). Otherwise a list of
-    tensors whose gradients are returned in order (paddle.grad), leaving `.grad` untouched.
+    targets None: accumulate into leaves' `.grad` (Tensor.backward); a leaf's hooks run
+    once, on the sum of its gradients in this pass. Otherwise a list of tensors whose
+    gradients are returned in order (paddle.grad), leaving `.grad` untouched; as in Paddle,
+    a leaf target's hooks do not run (they belong to the accumulation into `.grad`), a
+    non-leaf target's do.
     """
-    buffers: dict = {}
-    leaf_grads: dict = {}
-    capture_nodes: dict = {}
-    if targets is not None:
-        for i, t in enumerate(targets):
-            if t._node is not None:
-                capture_nodes.setdefault((id(t._node), t._out_idx), []).append(i)
-    captured = [None] * (len(targets) if targets is not None else 0)
-    target_ids = {id(t): i for i, t in enumerate(targets or ()) if t._node is None}
-
+    run = _Run(targets, create_graph)
     with _GradMode(create_graph):
         start = []
         for r, g in zip(roots, root_grads):
             if r._node is None:
-                _send_leaf(r, g, leaf_grads, targets, target_ids, captured, create_graph)
+                run.send_leaf(r, g)
             else:
-                slot = buffers.setdefault(r._node, [None] * len(r._node.out_meta))
-                slot[r._out_idx] = _add(slot[r._out_idx], g)
+                run.send(r._node, r._out_idx, g)
                 start.append(r._node)
         order = _topo_order(start, None if targets is None else _needed(start, targets))
         for node in order:
-            grads = buffers.pop(node, None)
+            grads = run.buffers.pop(node, None)
             if grads is None:
                 continue
-            _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
-                      capture_nodes, create_graph)
+            _run_node(node, grads, run)
             if not retain_graph:
                 node.saved = None
                 node.saved_out = None
                 node.freed = True
-    if targets is None:
-        for leaf, g in leaf_grads.values():
-            _accumulate(leaf, g, create_graph)
-    return captured
+        if targets is None:
+            for leaf, g in run.leaf_grads.values():
+                if leaf._hooks:
+                    g = _apply_hooks(leaf._hooks, g)
+                _accumulate(leaf, g, create_graph)
+    return run.captured
 
 
-def _run_node(node, grads, buffers, leaf_grads, targets, target_ids, captured,
-              capture_nodes, create_graph):
+def _run_node(node, grads, run: _Run) -> None:
     op = node.op
-    if node.hooks or capture_nodes:
+    if node.hooks or run.capture_nodes:
         for i, g in enumerate(grads):
             if node.hooks and i in node.hooks and g is not None:
                 grads[i] = g = _apply_hooks(node.hooks[i], g)
-            for k in capture_nodes.get((id(node), i), ()):
-                captured[k] = g
+            for k in run.capture_nodes.get((id(node), i), ()):
+                run.captured[k] = g
     if None in grads:
         if all(g is None for g in grads):
             return
-        if not op.none_grads:
-            grads = _zero_fill(op, node, grads)
-    ctx = _build_ctx(node)
+        grads = fill_missing(op, grads, lambda i: wrap(np.zeros(*node.out_meta[i])))
+    ctx = _build_ctx(node, run.create_graph)
     in_grads = flatten_grads(op, op.vjp(ctx, *grads))
     for edge, g in zip(node.edges, in_grads):
         if edge is None or g is None:
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"vjp of '{op.name}' returned {type(g).__name__}, not a Tensor")
-        if isinstance(edge, tuple):
+        if edge.__class__ is tuple:
             src, idx = edge
-            shape = src.out_meta[idx][0]
-        else:
-            shape = edge._data.shape
-        if g._data.shape != shape:
-            g = unbroadcast(g, shape)
-        if isinstance(edge, tuple):
-            slot = buffers.setdefault(src, [None] * len(src.out_meta))
-            dtype = src.out_meta[idx][1]
+            shape, dtype = src.out_meta[idx]
+            if g._data.shape != shape:
+                g = unbroadcast(g, shape)
             if g._data.dtype != dtype:
                 g = call("cast", g, dtype=str(dtype))
-            slot[idx] = _add(slot[idx], g)
+            run.send(src, idx, g)
         else:
-            _send_leaf(edge, g, leaf_grads, targets, target_ids, captured, create_graph)
-
-
-def _zero_fill(op, node, grads) -> list:
-    """Zeros for the differentiable outputs that got no gradient. An OpDef that sets
-    `none_grads = True` receives None for them instead (its vjp skips their terms: no
-    full-size zeros allocated and multiplied, e.g. the unused softmax output of
-    softmax_with_cross_entropy)."""
-    nondiff = op.nondiff_outputs
-    return [g if g is not None or i in nondiff else wrap(np.zeros(shape, dtype))
-            for i, (g, (shape, dtype)) in enumerate(zip(grads, node.out_meta))]
-
-
-def _send_leaf(leaf, g, leaf_grads, targets, target_ids, captured, create_graph):
-    if g._data.dtype != leaf._data.dtype:
-        g = call("cast", g, dtype=leaf.dtype.name)
-    if leaf._hooks:
-        g = _apply_hooks(leaf._hooks, g)
-    if targets is not None:
-        k = target_ids.get(id(leaf))
-        if k is not None:
-            captured[k] = _add(captured[k], g)
-        return
-    prev = leaf_grads.get(id(leaf))
-    leaf_grads[id(leaf)] = (leaf, g if prev is None else _add(prev[1], g))
+            if g._data.shape != edge._data.shape:
+                g = unbroadcast(g, edge._data.shape)
+            run.send_leaf(edge, g)
 
 
 def _accumulate(leaf, g, create_graph):
@@ -267,8 +232,7 @@ def _accumulate(leaf, g, create_graph):
     if leaf._grad is None:
         leaf._grad = g
     else:
-        with _GradMode(create_graph):
-            leaf._grad = call("add", leaf._grad, g)
+        leaf._grad = call("add", leaf._grad, g)
 
 
 def _children(node):
@@ -301,31 +265,37 @@ def _topo_order(start, needed) -> list:
 
 
 def _needed(start, targets) -> set:
-    """ids of nodes from which some target is reachable (prunes paddle.grad's walk)."""
+    """ids of nodes from which some target is reachable (prunes paddle.grad's walk).
+
+    Iterative post-order walk (graphs may be deeper than Python's recursion limit)."""
     target_nodes = {id(t._node) for t in targets if t._node is not None}
     target_leaves = {id(t) for t in targets if t._node is None}
-    memo: dict = {}
+    hit: dict = {}
+    for root in start:
+        if id(root) in hit:
+            continue
+        hit[id(root)] = False
+        stack = [(root, _children(root))]
+        while stack:
+            node, it = stack[-1]
+            for child in it:
+                if id(child) not in hit:
+                    hit[id(child)] = False
+                    stack.append((child, _children(child)))
+                    break
+            else:
+                stack.pop()
+                hit[id(node)] = _reaches(node, hit, target_nodes, target_leaves)
+    return {k for k, v in hit.items() if v}
 
-    def visit(node) -> bool:
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        memo[key] = False
-        hit = key in target_nodes
-        for edge in node.edges:
-            if isinstance(edge, tuple):
-                hit = visit(edge[0]) or hit
-            elif edge is not None and id(edge) in target_leaves:
-                hit = True
-        memo[key] = hit
-        return hit
 
-    import sys
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 100000))
-    try:
-        for node in start:
-            visit(node)
-    finally:
-        sys.setrecursionlimit(limit)
-    return {k for k, v in memo.items() if v}
+def _reaches(node, hit: dict, target_nodes: set, target_leaves: set) -> bool:
+    if id(node) in target_nodes:
+        return True
+    for edge in node.edges:
+        if edge.__class__ is tuple:
+            if hit[id(edge[0])]:
+                return True
+        elif edge is not None and id(edge) in target_leaves:
+            return True
+    return False

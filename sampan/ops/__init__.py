@@ -10,4 +10,5 @@ from . import attribute  # noqa: F401
 from . import (nn_activation, nn_common, nn_conv, nn_loss, nn_norm, nn_pool,  # noqa: F401
                nn_rnn, nn_vision, optim)
 from . import control_flow, extra, fft, fused  # noqa: F401
+from . import metric_ops, print_op, py_func  # noqa: F401
 from . import run_program  # noqa: F401

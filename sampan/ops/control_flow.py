@@ -1,5 +1,4 @@
-"""Control-flow operators with sub-blocks: `cond`, `while_loop`; `print` (static.Print); and
-the other static-graph ops: `py_func` (static.py_func) and `auc` (static.auc).
+"""Control-flow operators with sub-blocks: `cond` and `while_loop`, and their gradients.
 
 Sub-block protocol
 ------------------
@@ -11,27 +10,51 @@ op's inputs; `null` where a block does not use that input), and it hands back th
 variables named in its `*_outputs` attr. Outer Variables a traced Python function captured
 (including parameters and constants) are discovered while tracing and become op inputs, so
 every value flowing into a sub-block is an explicit input of the op (DCE, renames and
-gradients need nothing special).
+gradients need nothing special). Output specs cannot be inferred from input specs alone, so
+the ops carry `out_shapes`/`out_dtypes` attrs (computed when the branches were traced).
 
-An OpDef sets `runs_blocks = True` to receive, at run time only, the keyword `_run_block`
-(never stored in the Program): `_run_block(block_idx, feed: {local name: array},
-fetch: [local names]) -> [arrays]`. The static Executor provides it (block_runner in
-sampan/static/executor.py); nothing op-specific lives in the Executor. Output specs cannot be
-inferred from input specs alone, so the ops carry `out_shapes`/`out_dtypes` attrs (computed
-when the branches were traced) and `infer` returns them.
+Running (compute): an OpDef sets `runs_blocks = True` to receive, at run time only, the
+keyword `_run_block` (never stored in the Program): `_run_block(block_idx, feed: {local name:
+array}, fetch: [local names]) -> [arrays]`, from the engine that runs it (the static
+Executor: block_runner in sampan/static/executor.py).
 
-Gradients (static append_backward/gradients only; in dynamic mode static.nn.cond/while_loop
-run plain Python, as in Paddle, so the tape sees the branch ops themselves): the vjps live in
-sampan/static/control_flow.py (they build new sub-blocks). cond's gradient is a `cond` over
-the branches' gradient blocks (each replays its branch and appends its backward). while_loop
-saves the loop variables at the start of every iteration (`save_states`: extra outputs, one
-stacked [n_iters, ...] array per loop variable) and its gradient is a `while_loop` that walks
-the recorded iterations backwards, replaying the body at each saved state.
+Building gradient blocks (vjp): likewise, the engine that runs the vjp of a `runs_blocks` op
+hands it `ctx.blocks`, a block builder (None where that engine cannot build blocks; the
+static backward gives `StaticBlocks` of sampan/static/control_flow_grad.py). So the rule
+lives here, with the op, and `ops` never imports `static`:
 
-Imports only `ops.opdef`.
+    blocks.program                 the Program being built
+    blocks.new() -> sub            a new closed sub-block under the current block
+    sub.bind(outer) -> local       the placeholder of an outer Variable (becomes an op input)
+    sub.arg(like, stop_gradient=None) -> local   a positional parameter (loop variable)
+    sub.trace(fn, *args)           fn's result, its ops appended to the sub-block
+    sub.replay(block_idx, rename)  copy block `block_idx`'s ops in; rename maps its local
+                                   names to sub's (filled in for every op output)
+    sub.var(name) -> local         a Variable of the sub-block by name
+    sub.gradients(targets, seeds, wrt) -> [local]   the static backward inside the
+                                   sub-block (zeros where no path)
+    sub.finish(outputs, api)       hand back outputs, close over outer values, drop ops
+                                   the outputs do not use
+    blocks.append_cond(pred, true_sub, false_sub, api) -> [outer outputs]
+    blocks.append_while(inits, cond_sub, body_sub, shapes, save_states, is_test)
+                                   -> ([final loop values], [saved states])
+
+An op that runs a prebuilt Program instead of sub-blocks (run_program, ops/run_program.py)
+carries its runner in its attrs and reaches it through `ctx.attrs` in every engine.
+
+Gradients exist in static Programs only (in dynamic mode static.nn.cond/while_loop run plain
+Python, as in Paddle, so the tape sees the branch ops themselves). cond's gradient is a
+`cond` over the branches' gradient blocks (each replays its branch and appends its
+backward). while_loop saves the loop variables at the start of every iteration
+(`save_states`: extra outputs, one stacked [n_iters, ...] array per loop variable) and its
+gradient is a `while_loop` that walks the recorded iterations backwards, replaying the body
+at each saved state.
+
+Imports only `ops.opdef` and `ops.dispatch`.
 """
 from __future__ import annotations
 
+from .dispatch import call
 from .opdef import OpDef, TensorSpec, register
 
 
@@ -103,8 +126,7 @@ class Cond(OpDef):
         return tuple(outs)
 
     def vjp(self, ctx, *grads):
-        from ..static.control_flow import cond_vjp
-        return cond_vjp(ctx, grads)
+        return _cond_vjp(ctx, _blocks_of(ctx, "cond"), grads)
 
 
 @register
@@ -172,297 +194,88 @@ class WhileLoop(OpDef):
         return tuple(vals) + tuple(stacked)
 
     def vjp(self, ctx, *grads):
-        from ..static.control_flow import while_vjp
-        return while_vjp(ctx, grads)
+        return _while_vjp(ctx, _blocks_of(ctx, "while_loop"), grads)
 
 
-_PRINTED: dict = {}   # (print_id, is_backward) -> times printed (static.Print first_n)
+# --- gradients -------------------------------------------------------------------------------
+
+def _blocks_of(ctx, api: str):
+    blocks = getattr(ctx, "blocks", None)
+    if blocks is None:
+        raise RuntimeError(f"{api}: the gradient of this operator builds sub-blocks of a "
+                           f"static Program; only the static backward (append_backward, "
+                           f"gradients) can run it")
+    return blocks
 
 
-def _print_count(attrs: dict) -> bool:
-    """Whether this run prints: always when first_n < 0, else only the first first_n runs
-    of each Print op (forward and backward counted apart)."""
-    first_n = attrs["first_n"]
-    if first_n is None or first_n < 0:
-        return True
-    key = (attrs["print_id"], bool(attrs["is_backward"]))
-    done = _PRINTED.get(key, 0)
-    if done >= first_n:
-        return False
-    _PRINTED[key] = done + 1
-    return True
+def _float(v) -> bool:
+    return v.dtype.kind in "fc"
 
 
-_PRINT_IDS = [0]
+def _cond_vjp(ctx, blocks, grads):
+    """A `cond` over the branches' gradient blocks."""
+    pred, ins, outs = ctx.pred, list(ctx.ins), list(ctx.out)
+    wrt = [i for i, v in enumerate(ins) if ctx.needs[1][i] and _float(v)]
+    result = [None] * len(ins)
+    if not wrt:
+        return None, result
+    gk = [k for k, o in enumerate(outs) if _float(o)]
+    subs = []
+    for side in ("true", "false"):
+        sub = blocks.new()
+        rename = {local: sub.bind(v).name
+                  for v, local in zip(ins, ctx.attrs[f"{side}_inputs"]) if local is not None}
+        sub.replay(ctx.attrs[f"{side}_block"], rename)
+        src_outs = ctx.attrs[f"{side}_outputs"]
+        targets = [sub.var(rename[src_outs[k]]) for k in gk]
+        seeds = [sub.bind(grads[k]) for k in gk]
+        sub.finish(sub.gradients(targets, seeds, [sub.bind(ins[i]) for i in wrt]), "cond")
+        subs.append(sub)
+    for i, g in zip(wrt, blocks.append_cond(pred, *subs, api="cond (gradient)")):
+        result[i] = g
+    return None, result
 
 
-def new_print_id() -> int:
-    """A fresh id for a Print op's first_n counter."""
-    _PRINT_IDS[0] += 1
-    return _PRINT_IDS[0]
-
-
-@register
-class Print(OpDef):
-    """Identity that prints its input (static.Print); the gradient is printed too when
-    print_phase is 'backward' or 'both'."""
-    name = "print"
-    attrs = {"message": "", "summarize": 20, "var_name": "", "print_tensor_name": True,
-             "print_tensor_type": True, "print_tensor_shape": True, "print_phase": "both",
-             "is_backward": False, "first_n": -1, "print_id": -1}
-
-    def infer(self, x, **attrs):
-        attrs = {**self.attrs, **attrs}
-        if attrs["print_phase"] not in ("forward", "backward", "both"):
-            raise ValueError(f"print: print_phase must be 'forward', 'backward' or 'both', "
-                             f"got {attrs['print_phase']!r}")
-        return x
-
-    def compute(self, xp, x, **attrs):
-        attrs = {**self.attrs, **attrs}
-        phase = "backward" if attrs["is_backward"] else "forward"
-        if attrs["print_phase"] in (phase, "both") and _print_count(attrs):
-            lines = []
-            if attrs["message"]:
-                lines.append(str(attrs["message"]))
-            if attrs["print_tensor_name"] and attrs["var_name"]:
-                lines.append(f"Variable: {attrs['var_name']}")
-            if attrs["print_tensor_type"]:
-                lines.append(f"  - dtype: {x.dtype}")
-            if attrs["print_tensor_shape"]:
-                lines.append(f"  - shape: {list(x.shape)}")
-            n = attrs["summarize"]
-            flat = x.reshape(-1)
-            shown = flat if n is None or n < 0 else flat[:n]
-            lines.append(f"  - data: [{' '.join(str(v) for v in shown.tolist())}]")
-            print("\n".join(lines), flush=True)
-        return x
-
-    def vjp(self, ctx, g):
-        from .dispatch import call
-        attrs = {k: getattr(ctx, k, v) for k, v in Print.attrs.items()}
-        if attrs["print_phase"] == "forward":
-            return (g,)
-        attrs["is_backward"] = True
-        attrs["var_name"] = f"{attrs['var_name']}@GRAD" if attrs["var_name"] else ""
-        return (call("print", g, **attrs),)
-
-
-# --- py_func -------------------------------------------------------------------------------------
-
-class _PyFuncs:
-    """Side registry of the Python callables py_func ops run (attrs hold only an integer id,
-    since attrs must be JSON). `token` identifies this process's registry: a program dict
-    carrying py_func ids is only meaningful in the process that registered them."""
-    funcs: dict = {}
-    next_id = 0
-    token = ""
-
-
-def register_py_func(func) -> int:
-    """Enter `func` in the py_func registry; returns its id (-1 for None)."""
-    if func is None:
-        return -1
-    if not callable(func):
-        raise TypeError(f"py_func: func must be callable, got {type(func).__name__}")
-    if not _PyFuncs.token:
-        import os
-        import uuid
-        _PyFuncs.token = f"{os.getpid()}-{uuid.uuid4().hex}"
-    fid = _PyFuncs.next_id
-    _PyFuncs.next_id += 1
-    _PyFuncs.funcs[fid] = func
-    return fid
-
-
-def py_func_token() -> str:
-    return _PyFuncs.token
-
-
-def _py_func_callable(fid: int):
-    func = _PyFuncs.funcs.get(fid)
-    if func is None:
-        raise RuntimeError(f"py_func: no Python function is registered under id {fid} in this "
-                           f"process (programs with py_func ops cannot be saved and loaded)")
-    return func
-
-
-def _match_shape(shape, want) -> bool:
-    return len(shape) == len(want) and all(w < 0 or s == w for s, w in zip(shape, want))
-
-
-@register
-class PyFunc(OpDef):
-    """out = func(*x) for a registered Python function (static.py_func). The function gets
-    the inputs as Tensors and returns arrays/Tensors (one per output); its gradient op is
-    another py_func running `backward_func` on (inputs not skipped, outputs not skipped,
-    output gradients)."""
-    name = "py_func"
-    inputs = ("*x",)
-    outputs = ("*out",)
-    attrs = {"forward_callable_id": -1, "backward_callable_id": -1, "backward_skip_vars": [],
-             "out_shapes": [], "out_dtypes": [], "n_forward_inputs": -1}
-    saves = ("x",)
-    side_effects = True   # passes never fold, merge or drop it (the function may have effects)
-
-    def infer(self, x, **attrs):
-        attrs = {**self.attrs, **attrs}
-        if attrs["forward_callable_id"] < 0:
-            raise ValueError("py_func: forward_callable_id must name a registered function")
-        return tuple(_out_specs("py_func", attrs))
-
-    def compute(self, xp, x, **attrs):
-        attrs = {**self.attrs, **attrs}
-        from ..framework.tensor import wrap
-        func = _py_func_callable(attrs["forward_callable_id"])
-        result = func(*[wrap(a) for a in x])
-        shapes, dtypes = attrs["out_shapes"], attrs["out_dtypes"]
-        if not shapes:
-            return ()
-        if result is not None and not isinstance(result, (list, tuple)):
-            result = [result]
-        if result is None or len(result) != len(shapes):
-            got = "None" if result is None else f"{len(result)} values"
-            raise ValueError(f"py_func: the function must return {len(shapes)} values (one "
-                             f"per out variable), got {got}")
-        outs = []
-        for k, (r, s, d) in enumerate(zip(result, shapes, dtypes)):
-            if r is None:  # a gradient function may leave an input without gradient
-                if any(n < 0 for n in s):
-                    raise ValueError(f"py_func: output {k} is None and its shape {s} is "
-                                     f"not fully known")
-                outs.append(xp.zeros(s, d))
-                continue
-            arr = xp.asarray(getattr(r, "_data", r)).astype(d, copy=False)
-            if not _match_shape(arr.shape, s):
-                raise ValueError(f"py_func: output {k} of the function has shape "
-                                 f"{list(arr.shape)}, but the out variable is declared "
-                                 f"with shape {list(s)}")
-            outs.append(arr)
-        return tuple(outs)
-
-    def vjp(self, ctx, *grads):
-        from .dispatch import call
-        x = list(ctx.x)
-        bid = ctx.attrs["backward_callable_id"]
-        if bid < 0:
-            return ([None] * len(x),)
-        out = getattr(ctx, "out", None)
-        fwd = {k: ctx.attrs[k] for k in self.attrs}
-        if out is None:  # eager tape: outputs are not saved, rerun the forward function
-            out = call("py_func", x, **fwd)
-            out = list(out) if isinstance(out, (list, tuple)) else [out]
-        skip = set(ctx.attrs["backward_skip_vars"])
-        names = [getattr(v, "name", None) for v in x + list(out)]
-        ins = [v for v, n in zip(x + list(out), names) if n is None or n not in skip]
-        ins += list(grads)
-        gx = call("py_func", ins, forward_callable_id=bid, backward_callable_id=-1,
-                  backward_skip_vars=[], out_shapes=[list(v.shape) for v in x],
-                  out_dtypes=[v.dtype.name for v in x])
-        gx = list(gx) if isinstance(gx, (list, tuple)) else [gx]
-        return ([g if need else None for g, need in zip(gx, ctx.needs[0])],)
-
-
-# --- auc (static.auc) -----------------------------------------------------------------------------
-# Not control flow, but a static-graph op like py_func: it accumulates into persistable stat
-# buffers that its outputs overwrite (static.auc retargets the outputs onto the buffers).
-
-def _auc_from_stats(xp, pos, neg):
-    """ROC AUC from per-bucket positive/negative counts (trapezoids from the highest
-    threshold down, as Paddle's auc kernel)."""
-    tp = xp.cumsum(pos[::-1].astype(xp.float64))
-    fp = xp.cumsum(neg[::-1].astype(xp.float64))
-    tp0 = xp.concatenate([xp.zeros(1), tp[:-1]])
-    fp0 = xp.concatenate([xp.zeros(1), fp[:-1]])
-    area = float(((fp - fp0) * (tp + tp0) / 2.0).sum())
-    tot_pos, tot_neg = float(tp[-1]) if tp.size else 0.0, float(fp[-1]) if fp.size else 0.0
-    if tot_pos > 0 and tot_neg > 0:
-        return xp.asarray(area / tot_pos / tot_neg, xp.float64)
-    return xp.asarray(0.0, xp.float64)
-
-
-def auc_stat_shape(num_thresholds: int, slide_steps: int) -> list:
-    """Shape of Paddle's auc stat buffers: [1, T+1] (global) or a sliding window of
-    slide_steps buckets, their sum and a step counter."""
-    length = num_thresholds + 1
-    return [1, length] if slide_steps == 0 else [(slide_steps + 1) * length + 1]
-
-
-@register
-class Auc(OpDef):
-    """auc, stat_pos_out, stat_neg_out = auc(predict, label, stat_pos, stat_neg): bucket the
-    positive-class probabilities (last column of predict) into num_thresholds + 1 bins,
-    add them to the stats (a sliding window over slide_steps batches, or everything when
-    slide_steps is 0) and compute the ROC AUC of the accumulated counts."""
-    name = "auc"
-    inputs = ("predict", "label", "stat_pos", "stat_neg")
-    outputs = ("auc", "stat_pos_out", "stat_neg_out")
-    attrs = {"curve": "ROC", "num_thresholds": 4095, "slide_steps": 1}
-    check = True
-
-    def infer(self, predict, label, stat_pos, stat_neg, **attrs):
-        attrs = {**self.attrs, **attrs}
-        t, slide = attrs["num_thresholds"], attrs["slide_steps"]
-        if attrs["curve"] not in ("ROC", "PR"):
-            raise ValueError(f"auc: curve must be 'ROC' or 'PR', got {attrs['curve']!r}")
-        if type(t) is not int or t < 1:
-            raise ValueError(f"auc: num_thresholds must be a positive int, got {t!r}")
-        if type(slide) is not int or slide < 0:
-            raise ValueError(f"auc: slide_steps must be a non-negative int, got {slide!r}")
-        if len(predict.shape) != 2:
-            raise ValueError(f"auc: input must be 2-D [batch, classes], got shape "
-                             f"{list(predict.shape)}")
-        if predict.dtype.kind != "f":
-            raise TypeError(f"auc: input must be a float tensor, got {predict.dtype.name}")
-        if label.dtype.kind not in "iub":
-            raise TypeError(f"auc: label must be an integer tensor, got {label.dtype.name}")
-        n, m = predict.shape[0], 1
-        for d in label.shape:
-            m = -1 if d < 0 or m < 0 else m * d
-        if n >= 0 and m >= 0 and n != m:
-            raise ValueError(f"auc: label (shape {list(label.shape)}) must have one value per "
-                             f"row of input (shape {list(predict.shape)})")
-        size = 1
-        for d in auc_stat_shape(t, slide):
-            size *= d
-        for arg, spec in (("stat_pos", stat_pos), ("stat_neg", stat_neg)):
-            k = 1
-            for d in spec.shape:
-                k *= d
-            if k != size:
-                raise ValueError(f"auc: {arg} (shape {list(spec.shape)}) must have "
-                                 f"{size} elements for num_thresholds={t}, "
-                                 f"slide_steps={slide}")
-        return (TensorSpec((), "float64"), TensorSpec(stat_pos.shape, "int64"),
-                TensorSpec(stat_neg.shape, "int64"))
-
-    def compute(self, xp, predict, label, stat_pos, stat_neg, **attrs):
-        attrs = {**self.attrs, **attrs}
-        t, slide = attrs["num_thresholds"], attrs["slide_steps"]
-        p = predict[:, -1].astype(xp.float64)
-        if p.size and (not (p >= 0).all() or not (p <= 1).all()):
-            raise ValueError(f"auc: input probabilities must lie in [0, 1], got values in "
-                             f"[{p.min()}, {p.max()}]")
-        bins = xp.minimum((p * t).astype(xp.int64), t)
-        lab = label.reshape(-1) != 0
-        length = t + 1
-        pos = xp.bincount(bins[lab], minlength=length).astype(xp.int64)
-        neg = xp.bincount(bins[~lab], minlength=length).astype(xp.int64)
-        outs = []
-        for stat, new in ((stat_pos, pos), (stat_neg, neg)):
-            buf = stat.reshape(-1).astype(xp.int64)   # a copy: the inputs stay untouched
-            if slide == 0:
-                buf[:length] += new
-                outs.append(buf)
-                continue
-            cur = int(buf[-1]) % slide
-            total = slice(slide * length, (slide + 1) * length)
-            step = slice(cur * length, (cur + 1) * length)
-            buf[total] -= buf[step]
-            buf[step] = new
-            buf[total] += new
-            buf[-1] += 1
-            outs.append(buf)
-        region = slice(0, length) if slide == 0 else slice(slide * length, (slide + 1) * length)
-        auc = _auc_from_stats(xp, outs[0][region], outs[1][region])
-        return auc, outs[0].reshape(stat_pos.shape), outs[1].reshape(stat_neg.shape)
+def _while_vjp(ctx, blocks, grads):
+    """A `while_loop` over the saved iterations in reverse: the body is replayed at each
+    saved state and the captured inputs' gradients are accumulated."""
+    x, c, outs = list(ctx.x), list(ctx.c), list(ctx.out)
+    n = len(x)
+    if not ctx.attrs["save_states"]:
+        raise RuntimeError("while_loop: a gradient is needed but the loop saved no iteration "
+                           "states (it was built with is_test=True or before any input "
+                           "needed a gradient)")
+    fx = [j for j in range(n) if _float(x[j])]
+    fc = [i for i, v in enumerate(c) if ctx.needs[1][i] and _float(v)]
+    gx, gc = [None] * n, [None] * len(c)
+    if not fx:
+        return gx, gc
+    states = outs[n:]
+    k0 = call("shape", states[0])[0] - 1
+    inits = [k0] + [grads[j] for j in fx] + [call("full_like", c[i], fill_value=0.0,
+                                                  dtype=None) for i in fc]
+    csub = blocks.new()
+    k = csub.arg(inits[0])
+    for v in inits[1:]:
+        csub.arg(v)
+    csub.finish([csub.trace(lambda: k >= 0)], "while_loop")
+    bsub = blocks.new()
+    args = [bsub.arg(v, stop_gradient=True) for v in inits]
+    kb, g_x, g_c = args[0], args[1:1 + len(fx)], args[1 + len(fx):]
+    xk = [bsub.trace(lambda s: s[kb], bsub.bind(s)) for s in states]
+    body_in = ctx.attrs["body_inputs"]
+    rename = {local: v.name for local, v in zip(body_in[:n], xk) if local is not None}
+    rename.update((local, bsub.bind(v).name) for local, v in zip(body_in[n:], c)
+                  if local is not None)
+    bsub.replay(ctx.attrs["body_block"], rename)
+    targets = [bsub.var(rename[ctx.attrs["body_outputs"][j]]) for j in fx]
+    wrt = [xk[j] for j in fx] + [bsub.bind(c[i]) for i in fc]
+    step = bsub.gradients(targets, g_x, wrt)
+    new_c, new_k = bsub.trace(lambda: ([a + g for a, g in zip(g_c, step[len(fx):])], kb - 1))
+    bsub.finish([new_k] + step[:len(fx)] + new_c, "while_loop")
+    finals, _ = blocks.append_while(inits, csub, bsub, [v.shape for v in inits], False, True)
+    for j, g in zip(fx, finals[1:1 + len(fx)]):
+        gx[j] = g
+    for i, g in zip(fc, finals[1 + len(fx):]):
+        gc[i] = g
+    return gx, gc

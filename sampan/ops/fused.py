@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..framework import dtype as _dt
 from .dispatch import call, dispatch
 from .opdef import REGISTRY, OpDef, register
+from .vjp_context import VjpContext, unbroadcast
 
 # sub-ops whose sampan kernel is exactly this NumPy ufunc for float inputs of one dtype:
 # the fused kernel calls the ufunc with out= into a dead temporary (same values).
@@ -65,34 +66,6 @@ def _last_uses(nodes, n: int) -> dict:
     return last
 
 
-def unbroadcast(g, shape: list):
-    """Sum `g` (Tensor or Variable) over the dims broadcasting added or expanded to reach
-    `shape` (-1 aware)."""
-    gshape = list(g.shape)
-    shape = list(shape)
-    if gshape == shape:
-        return g
-    lead = len(gshape) - len(shape)
-    if lead > 0:
-        g = call("sum", g, axis=list(range(lead)), keepdim=False, dtype=None)
-        gshape = list(g.shape)
-    axes = [i for i, (d, gd) in enumerate(zip(shape, gshape)) if d == 1 and gd != 1]
-    if axes:
-        g = call("sum", g, axis=axes, keepdim=True, dtype=None)
-        gshape = list(g.shape)
-    if gshape != shape and -1 not in shape:
-        g = call("reshape", g, shape=shape)
-    return g
-
-
-class _SubCtx:
-    """The ctx a sub-op's vjp sees (attrs, inputs/outputs by name, needs, in_shapes)."""
-
-    def __init__(self, attrs: dict) -> None:
-        self.__dict__.update(attrs)
-        self.attrs = attrs
-
-
 def run_graph(nodes, inputs: list) -> list:
     """Evaluate a sub-graph in sampan ops (recorded on the tape / appended to a Program)."""
     vals = list(inputs)
@@ -101,7 +74,7 @@ def run_graph(nodes, inputs: list) -> list:
     return vals
 
 
-def chain_vjp(nodes, inputs: list, needs, g) -> list:
+def chain_vjp(nodes, inputs: list, needs, g, create_graph: bool = False) -> list:
     """Gradients of the sub-graph's last value w.r.t. `inputs` (cotangent g): recompute the
     forward in sampan ops, then call each sub-op's vjp in reverse."""
     n = len(inputs)
@@ -118,13 +91,12 @@ def chain_vjp(nodes, inputs: list, needs, g) -> list:
         op, refs, attrs = nodes[j]
         if op.vjp is None:
             continue
-        ctx = _SubCtx(attrs)
+        ctx = VjpContext(attrs, tuple(r is not None and need[r] for r in refs),
+                         [tuple(vals[r].shape) if r is not None and need[r] else None
+                          for r in refs], create_graph)
         for name, r in zip(op.input_names, refs):
             setattr(ctx, name, None if r is None else vals[r])
         setattr(ctx, op.outputs[0], vals[n + j])
-        ctx.needs = tuple(r is not None and need[r] for r in refs)
-        ctx.in_shapes = [tuple(vals[r].shape) if r is not None and need[r] else None
-                         for r in refs]
         res = op.vjp(ctx, gj)
         res = res if isinstance(res, (tuple, list)) else (res,)
         for r, gr in zip(refs, res):
@@ -190,7 +162,7 @@ class FusedElementwise(OpDef):
 
     def vjp(self, ctx, g):
         nodes = _graph_nodes(self.name, ctx.graph, len(ctx.xs))
-        return (chain_vjp(nodes, ctx.xs, ctx.needs[0], g),)
+        return (chain_vjp(nodes, ctx.xs, ctx.needs[0], g, ctx.create_graph),)
 
     @staticmethod
     def decompose(xs, graph=(), inplace=-1):
@@ -321,7 +293,8 @@ class FusedLinear(OpDef):
 
     def vjp(self, ctx, g):
         nodes = _linear_nodes(ctx.activation, ctx.bias is not None)
-        grads = chain_vjp(nodes, [ctx.x, ctx.weight, ctx.bias], ctx.needs, g)
+        grads = chain_vjp(nodes, [ctx.x, ctx.weight, ctx.bias], ctx.needs, g,
+                           ctx.create_graph)
         return tuple(grads)
 
     @staticmethod

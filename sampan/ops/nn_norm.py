@@ -6,7 +6,6 @@ rules are written in sampan ops.
 """
 from __future__ import annotations
 
-from ..framework.flags import STATE
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, register
 
@@ -30,12 +29,6 @@ def _reduce_sum(x, axes, keepdim=False):
     if not axes:  # an empty axis list means "all axes" to sum
         return x
     return call("sum", x, axis=list(axes), keepdim=keepdim, dtype=None)
-
-
-def _wants_create_graph() -> bool:
-    """True while a vjp runs with create_graph=True (the engine enables grad only then):
-    the rule must then recompute statistics from x so that second derivatives see them."""
-    return STATE.grad_enabled
 
 
 # --- batch_norm --------------------------------------------------------------------------
@@ -142,57 +135,59 @@ class BatchNorm(OpDef):
         return out.reshape(x.shape), mean.astype(dt), invstd, mean_out, var_out
 
     def vjp(self, ctx, g, *unused):
-        # With xc = x - mean, k = invstd * weight and N elements per channel:
-        #   d weight = sum(g * xc) * invstd,  d bias = sum(g),
-        #   dx = (g - d bias / N) * k - xc * (k * invstd * d weight / N)   (batch stats)
-        #   dx = g * k                                                     (running stats)
-        # (6 full-size passes; statistics recomputed in ops under create_graph)
         x, w = ctx.x, ctx.weight
         batch = not ctx.use_global_stats
         need_gw, need_gb = ctx.needs[3], ctx.needs[4]
-        if batch and ctx.needs[0] and not _wants_create_graph():
+        if batch and not ctx.create_graph:  # the fused kernel (it has no vjp of its own)
             gx, gw, gb = call("_batch_norm_vjp", x, g, ctx.saved_mean, ctx.saved_invstd, w,
                               data_format=ctx.data_format)
-            return (gx, None, None, gw if need_gw else None, gb if need_gb else None)
-        c = channel_axis(ctx.data_format, x.ndim)
-        axes = [i for i in range(x.ndim) if i != c]
-        shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
-        count = float(max(x.size // max(x.shape[c], 1), 1))
-        xc = None
-        if batch and _wants_create_graph():
-            xc = x - _reduce_mean(x, axes)
-            invstd = call("rsqrt", _bcast(_reduce_mean(xc * xc, axes), [x.shape[c]])
-                          + ctx.epsilon)
+        elif batch:  # create_graph: statistics recomputed from x for higher derivatives
+            c = channel_axis(ctx.data_format, x.ndim)
+            axes = [i for i in range(x.ndim) if i != c]
+            mean = _reduce_mean(x, axes)
+            invstd = call("rsqrt", _bcast(_reduce_mean(call("square", x - mean), axes),
+                                          [x.shape[c]]) + ctx.epsilon)
+            gx, gw, gb = _bn_grad(x, g, _bcast(mean, [x.shape[c]]), invstd, w,
+                                  ctx.data_format)
         else:
-            if batch or need_gw:
-                xc = x - _bcast(ctx.saved_mean, shape)
-            invstd = ctx.saved_invstd
-        k = invstd if w is None else invstd * w
-        gb = _reduce_sum(g, axes) if need_gb or batch else None
-        gw = _reduce_sum(g * xc, axes) * invstd if need_gw or batch else None
-        gx = None
-        if ctx.needs[0]:
-            if batch:
-                gx = ((g - _bcast(gb / count, shape)) * _bcast(k, shape)
-                      - xc * _bcast(k * invstd * gw / count, shape))
-            else:
-                gx = g * _bcast(k, shape)
-        return (gx, None, None, gw if need_gw else None, gb if need_gb else None)
+            gx, gw, gb = _bn_grad_global(ctx, g, need_gw)
+        return (gx if ctx.needs[0] else None, None, None, gw if need_gw else None,
+                gb if need_gb else None)
 
 
-def _bn_vjp_decompose(x, dout, saved_mean, saved_invstd, weight=None, data_format="NCHW"):
+def _bn_grad(x, dout, mean, invstd, weight=None, data_format="NCHW"):
+    """batch_norm's gradients with batch statistics, in ops. With xc = x - mean,
+    k = invstd * weight and N elements per channel (sums per channel):
+        dbias = sum(dout),  dweight = sum(dout * xc) * invstd,
+        dx = (dout - dbias / N) * k - xc * (k * invstd * dweight / N).
+    The one copy of the formula: BatchNorm.vjp under create_graph and the decomposition
+    of the fused kernel `_batch_norm_vjp` both use it."""
     c = channel_axis(data_format, x.ndim)
     axes = [i for i in range(x.ndim) if i != c]
     shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
     count = float(max(x.size // max(x.shape[c], 1), 1))
-    invstd = saved_invstd
     k = invstd if weight is None else invstd * weight
-    xc = x - _bcast(saved_mean, shape)
+    xc = x - _bcast(mean, shape)
     gb = _reduce_sum(dout, axes)
     gw = _reduce_sum(dout * xc, axes) * invstd
     gx = ((dout - _bcast(gb / count, shape)) * _bcast(k, shape)
           - xc * _bcast(k * invstd * gw / count, shape))
     return gx, gw, gb
+
+
+def _bn_grad_global(ctx, g, need_gw: bool):
+    """batch_norm's gradients with running statistics (constants): dx = dout * k."""
+    x, w = ctx.x, ctx.weight
+    c = channel_axis(ctx.data_format, x.ndim)
+    axes = [i for i in range(x.ndim) if i != c]
+    shape = [x.shape[i] if i == c else 1 for i in range(x.ndim)]
+    invstd = ctx.saved_invstd
+    k = invstd if w is None else invstd * w
+    gw = None
+    if need_gw:
+        gw = _reduce_sum(g * (x - _bcast(ctx.saved_mean, shape)), axes) * invstd
+    gx = g * _bcast(k, shape) if ctx.needs[0] else None
+    return gx, gw, _reduce_sum(g, axes) if ctx.needs[4] else None
 
 
 @register
@@ -211,7 +206,7 @@ class BatchNormVjp(OpDef):
     outputs = ("dx", "dweight", "dbias")
     attrs = {"data_format": "NCHW"}
     vjp = None
-    decompose = staticmethod(_bn_vjp_decompose)
+    decompose = staticmethod(_bn_grad)
 
     def infer(self, x, dout, saved_mean, saved_invstd, weight=None, data_format="NCHW"):
         if data_format not in _LAYOUTS:
@@ -333,7 +328,7 @@ class LayerNorm(OpDef):
     def vjp(self, ctx, g, *unused):
         x, w = ctx.x, ctx.weight
         begin = ctx.begin_norm_axis
-        if ctx.needs[0] and not _wants_create_graph():
+        if ctx.needs[0] and not ctx.create_graph:
             gx, gw, gb = call("_layer_norm_vjp", x, g, ctx.saved_mean, ctx.saved_invstd, w,
                               begin_norm_axis=begin)
             return (gx, _bcast(gw, ctx.in_shapes[1]) if ctx.needs[1] else None,
@@ -342,7 +337,7 @@ class LayerNorm(OpDef):
         lead_axes = list(range(begin))
         norm_shape = list(x.shape[begin:])
         stat_shape = list(x.shape[:begin]) + [1] * len(norm_shape)
-        if _wants_create_graph():
+        if ctx.create_graph:  # statistics recomputed from x for higher derivatives
             xc = x - _reduce_mean(x, axes)
             invstd_b = call("rsqrt", _reduce_mean(xc * xc, axes) + ctx.epsilon)
         else:

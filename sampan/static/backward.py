@@ -7,21 +7,12 @@ contributions to one gradient are summed with `add_n`. Imports `framework`, `ops
 """
 from __future__ import annotations
 
-from ..autograd.engine import flatten_grads
 from ..ops.dispatch import call
 from ..ops.opdef import REGISTRY
+from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
 from .builder import append_op, build_into, to_variable
+from .control_flow_grad import StaticBlocks
 from .program import Variable
-
-
-class _Ctx:
-    """What a vjp sees (mirrors autograd.engine._Ctx): attrs as attributes (defaults are
-    already merged in the Operator), inputs and outputs by name as Variables, `needs` per
-    input slot and `in_shapes` per flattened input that needs a gradient."""
-
-    def __init__(self, attrs: dict) -> None:
-        self.__dict__.update(attrs)
-        self.attrs = attrs
 
 
 def _names(value) -> list:
@@ -48,6 +39,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     Examples:
         >>> import numpy as np
         >>> import sampan as paddle
+        >>> paddle.enable_static()
         >>> main, startup = paddle.static.Program(), paddle.static.Program()
         >>> with paddle.static.program_guard(main, startup):
         ...     x = paddle.static.data("x", [2, 3], "float32")
@@ -62,6 +54,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         array([[2.],
                [2.],
                [2.]], dtype=float32)
+        >>> paddle.disable_static()
     """
     if not getattr(loss, "_is_variable", False):
         _dynamic_mode_check("paddle.static.append_backward")
@@ -77,8 +70,10 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
                   if p.is_parameter and not p.stop_gradient]
     else:
         params = [_param_var(program, p) for p in parameter_list]
+    # NOTE: Variables are compared by name, never with `in`/`==` (Variable == builds an op)
+    param_names = {p.name for p in params}
     leaves = [v for v in block.vars.values()
-              if not v.stop_gradient and v.is_data and v not in params]
+              if not v.stop_gradient and v.is_data and v.name not in param_names]
     with build_into(block):
         seed = append_op(REGISTRY["full_like"], (loss,), {"fill_value": 1.0, "dtype": None},
                          out_names=[_grad_name(block, loss.name)])
@@ -235,56 +230,43 @@ def _backprop_op(op, block, state: _GradState, req: set) -> None:
     grads = [state.get(n) for n in out_names]
     if all(g is None for g in grads):
         return
-    grads = [g if g is not None else append_op(
-        REGISTRY["full_like"], (block._find_var(n),), {"fill_value": 0.0, "dtype": None})
-        for g, n in zip(grads, out_names)]
+    grads = fill_missing(opdef, grads, lambda i: append_op(
+        REGISTRY["full_like"], (block._find_var(out_names[i]),),
+        {"fill_value": 0.0, "dtype": None}))
     flat_names = _flat_inputs(op, opdef)
-    ctx = _Ctx(op.attrs)
-    for slot, variadic in zip(opdef.input_names, opdef.variadic):
-        names = op.inputs.get(slot) or []
-        if variadic:
-            setattr(ctx, slot, [block.var(n) for n in names])
-        else:
-            setattr(ctx, slot, block.var(names[0]) if names else None)
-    if not opdef.outputs[0].startswith("*"):
-        for name, n in zip(opdef.outputs, out_names):
-            setattr(ctx, name, block.var(n))
-    else:
-        setattr(ctx, opdef.outputs[0].lstrip("*"), [block.var(n) for n in out_names])
-    needs = []
-    for slot, variadic in zip(opdef.input_names, opdef.variadic):
-        names = op.inputs.get(slot) or []
-        flags = tuple(n in req for n in names)
-        needs.append(flags if variadic else bool(flags and flags[0]))
-    ctx.needs = tuple(needs)
-    ctx.in_shapes = [tuple(block.var(n).shape) if n is not None and n in req else None
-                     for n in flat_names]
+    ctx = _op_ctx(op, opdef, block, flat_names, req)
     in_grads = flatten_grads(opdef, opdef.vjp(ctx, *grads))
     for name, g in zip(flat_names, in_grads):
         if name is None or g is None or name not in req:
             continue
         g = to_variable(block, f"vjp of {op.type}", name, g)
         var = block.var(name)
-        g = _unbroadcast(g, var.shape)
+        g = unbroadcast(g, var.shape)
         if g.dtype is not var.dtype:
             g = call("cast", g, dtype=var.dtype.name)
         state.add(name, g)
 
 
-def _unbroadcast(g: Variable, shape: list) -> Variable:
-    """Sum `g` over the dims broadcasting added or expanded to reach `shape` (-1 aware)."""
-    gshape = g.shape
-    if gshape == shape:
-        return g
-    lead = len(gshape) - len(shape)
-    if lead > 0:
-        g = call("sum", g, axis=list(range(lead)), keepdim=False, dtype=None)
-        gshape = g.shape
-    if len(gshape) == len(shape):
-        axes = [i for i, (d, gd) in enumerate(zip(shape, gshape)) if d == 1 and gd != 1]
-        if axes:
-            g = call("sum", g, axis=axes, keepdim=True, dtype=None)
-            gshape = g.shape
-    if gshape != shape and -1 not in shape:
-        g = call("reshape", g, shape=list(shape))
-    return g
+def _op_ctx(op, opdef, block, flat_names: list, req: set):
+    """The op's VjpContext (ops/vjp_context.py): its inputs and outputs as Variables; the
+    fused (non-differentiable) gradient kernels are used (create_graph False); ops that run
+    sub-blocks get the Program's block builder."""
+    values, counts = {}, {}
+    for slot, variadic in zip(opdef.input_names, opdef.variadic):
+        names = op.inputs.get(slot) or []
+        if variadic:
+            values[slot] = [block.var(n) for n in names]
+            counts[slot] = len(names)
+        else:
+            values[slot] = block.var(names[0]) if names else None
+    out_names = op.output_arg_names
+    if not opdef.outputs[0].startswith("*"):
+        values.update((name, block.var(n)) for name, n in zip(opdef.outputs, out_names))
+    else:
+        values[opdef.outputs[0].lstrip("*")] = [block.var(n) for n in out_names]
+    flat_needs = [n is not None and n in req for n in flat_names]
+    in_shapes = [tuple(block.var(n).shape) if need else None
+                 for n, need in zip(flat_names, flat_needs)]
+    blocks = StaticBlocks(block.program, _backward) if opdef.runs_blocks else None
+    return make_ctx(opdef, dict(op.attrs), values, flat_needs, in_shapes, False, counts,
+                    blocks)

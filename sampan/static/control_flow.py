@@ -1,6 +1,6 @@
-"""paddle.static.nn control flow: cond, while_loop, case, switch_case, Print; and the
-gradients of the `cond` / `while_loop` ops (see sampan/ops/control_flow.py for the op
-protocol: closed sub-blocks, positional binding of op inputs to block-local variables).
+"""paddle.static.nn control flow: cond, while_loop, case, switch_case, Print (see
+sampan/ops/control_flow.py for the op protocol: closed sub-blocks, positional binding of op
+inputs to block-local variables, and the gradient rules of the `cond` / `while_loop` ops).
 
 Building: a Python function (branch, loop condition, loop body) is traced into a new
 sub-block (`_Sub`) under the builder; afterwards `_Sub.close` rewrites every reference to an
@@ -8,13 +8,9 @@ outer variable (captured Variables, parameters, constants) into a block-local pl
 records the outer Variable, which becomes an input of the op. In dynamic mode the functions
 simply run in Python (Paddle's behaviour), so eager autograd sees the branch's ops.
 
-Gradients: a branch/body is *replayed* (its ops copied with fresh names) into a gradient
-sub-block, where the ordinary static backward (`backward._backward`) appends its vjp ops;
-that block is closed like any traced one. cond's gradient is a `cond` over the two gradient
-blocks; while_loop's gradient is a `while_loop` that walks the saved iterations backwards.
-
-This module holds the public API; `_Sub` and the op appenders live in control_flow_block.py,
-the gradients in control_flow_grad.py (cond_vjp/while_vjp are re-exported here).
+This module holds the public API; `_Sub` and the op appenders live in control_flow_block.py;
+control_flow_grad.py is the block builder (`ctx.blocks`) the static backward hands to the
+ops' vjps, which replay a branch/body into a gradient sub-block.
 
 Imports `framework`, `ops` and `static`.
 """
@@ -22,14 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.flags import STATE
+from ..framework.flags import in_dynamic_mode
 from ..framework.tensor import Tensor
-from ..ops import control_flow as _ops  # noqa: F401  (registers cond/while_loop/print)
+from ..ops.print_op import new_print_id
 from ..ops.dispatch import call
 from .builder import to_variable
 from .control_flow_block import (_append_cond, _append_while, _flatten, _is_var, _merge_shape,
                                  _same_structure, _Sub, _unflatten)
-from .control_flow_grad import cond_vjp, while_vjp  # noqa: F401  (ops/control_flow.py's vjps)
 from .program import default_main_program
 
 # re-exported by static.nn (paddle.static.nn.cond, ...); Print is paddle.static.Print
@@ -73,6 +68,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     Examples:
         >>> import numpy as np
         >>> import sampan as paddle
+        >>> paddle.enable_static()
         >>> main = paddle.static.Program()
         >>> with paddle.static.program_guard(main, paddle.static.Program()):
         ...     x = paddle.static.data("x", [2], "float32")
@@ -80,6 +76,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
         >>> exe = paddle.static.Executor()
         >>> exe.run(main, feed={"x": np.array([1., -3.], "float32")}, fetch_list=[y])[0]
         array([-1.,  3.], dtype=float32)
+        >>> paddle.disable_static()
     """
     _check_callable(true_fn, "true_fn", "cond")
     _check_callable(false_fn, "false_fn", "cond")
@@ -154,7 +151,7 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     if len(loop_vars) == 0:
         raise ValueError("while_loop: loop_vars must not be empty")
     leaves, struct = _flatten(list(loop_vars))
-    if not STATE.static_mode and not any(_is_var(v) for v in leaves):
+    if in_dynamic_mode() and not any(_is_var(v) for v in leaves):
         return _python_while(cond, body, list(loop_vars))
     program = next((v.block.program for v in leaves if _is_var(v)), None) or \
         default_main_program()
@@ -324,4 +321,4 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
                 print_tensor_type=bool(print_tensor_type),
                 print_tensor_shape=bool(print_tensor_shape), print_phase=print_phase,
                 is_backward=False, first_n=first_n,
-                print_id=_ops.new_print_id() if first_n >= 0 else -1)
+                print_id=new_print_id() if first_n >= 0 else -1)

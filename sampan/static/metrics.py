@@ -5,7 +5,7 @@ Imports `framework`, `ops` and `static`.
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
-from ..ops.control_flow import auc_stat_shape
+from ..ops.metric_ops import auc_stat_shape
 from ..ops.dispatch import call
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name

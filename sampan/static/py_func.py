@@ -7,7 +7,7 @@ file (serialize_program, save_inference_model and static.save refuse it). Import
 """
 from __future__ import annotations
 
-from ..ops import control_flow as _cf
+from ..ops import py_func as _cf
 from ..ops.opdef import REGISTRY
 from .input import _require_static
 from .program import Variable

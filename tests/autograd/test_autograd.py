@@ -247,8 +247,8 @@ def test_vjp_ctx_exposes_input_shapes_and_attr_defaults():
     from sampan.autograd import engine
     original = engine._build_ctx
 
-    def spy(node):
-        ctx = original(node)
+    def spy(node, create_graph):
+        ctx = original(node, create_graph)
         seen[node.op.name] = ctx
         return ctx
     engine._build_ctx = spy

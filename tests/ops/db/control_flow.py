@@ -14,11 +14,13 @@ import numpy as np
 from sampan import static
 from sampan.framework.tensor import Tensor, wrap
 from sampan.ops import control_flow  # noqa: F401  (registers the ops)
+from sampan.ops.py_func import register_py_func
 from sampan.ops.dispatch import call, dispatch
 from sampan.ops.opdef import REGISTRY
 from sampan.static.executor import Scope, block_runner
 from sampan.utils import unique_name
 from tests.ops.op_db import OpEntry, Sample
+from tests.static_util import static_guard
 
 
 def _tensors(args):
@@ -44,7 +46,7 @@ def via_op(op_name, build):
             return build(*args)
         program = static.Program()
         feed, vars_ = {}, []
-        with unique_name.guard(), static.program_guard(program, static.Program()):
+        with unique_name.guard(), static_guard(program, static.Program()):
             for k, a in enumerate(args):
                 if isinstance(a, Tensor):
                     vars_.append(static.data(f"arg{k}", a.shape, a.dtype))
@@ -199,8 +201,8 @@ def _pair_bwd(x, y, o1, o2, d1, d2):
     return [d1 * y + d2 * np.cos(x), d1 * x + d2]
 
 
-_TANH = (control_flow.register_py_func(_tanh_fwd), control_flow.register_py_func(_tanh_bwd))
-_PAIR = (control_flow.register_py_func(_pair_fwd), control_flow.register_py_func(_pair_bwd))
+_TANH = (register_py_func(_tanh_fwd), register_py_func(_tanh_bwd))
+_PAIR = (register_py_func(_pair_fwd), register_py_func(_pair_bwd))
 
 
 def _py_func_fn(ids):
