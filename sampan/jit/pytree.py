@@ -21,7 +21,7 @@ def flatten(value, leaf=is_tensor) -> tuple:
     def walk(v):
         if leaf(v):
             leaves.append(v)
-            return _Leaf
+            return Leaf
         if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
             return type(v)(walk(x) for x in v)
         if isinstance(v, dict):
@@ -35,7 +35,7 @@ def unflatten(treedef, leaves) -> object:
     it = iter(leaves)
 
     def build(t):
-        if t is _Leaf:
+        if t is Leaf:
             return next(it)
         if isinstance(t, (list, tuple)) and not hasattr(t, "_fields"):
             return type(t)(build(x) for x in t)
@@ -45,7 +45,7 @@ def unflatten(treedef, leaves) -> object:
     return build(treedef)
 
 
-class _Leaf:
+class Leaf:
     """Marks a leaf's place in a treedef."""
 
 

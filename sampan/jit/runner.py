@@ -9,6 +9,8 @@ Imports `framework`, `ops` and `static`.
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from ..framework.flags import STATE
@@ -21,6 +23,7 @@ from ..static.builder import building
 from ..static.executor import Executor
 from ..static import program_guard
 from ..static.program import Program
+from ..utils import unique_name
 
 _RUN = REGISTRY["run_program"]
 _FLOAT = "fc"
@@ -46,14 +49,16 @@ class ProgramRunner:
         self._backward: dict = {}
 
     # --- eager entry -------------------------------------------------------------------
-    def __call__(self, inputs: list) -> list:
-        """Run on eager Tensors `inputs` through one run_program op; returns Tensors."""
+    def __call__(self, inputs: list, params=None) -> list:
+        """Run on eager Tensors `inputs` through one run_program op; returns Tensors.
+        `params` (default: the bound Parameters) are the op's other inputs."""
+        params = self.params if params is None else params
         need = STATE.grad_enabled and (
             any(not t.stop_gradient for t in inputs) or
-            any(not p.stop_gradient for p in self.params))
-        mask = _mask(inputs, self.params) if need else ()
+            any(not p.stop_gradient for p in params))
+        mask = _mask(inputs, params) if need else ()
         saved = Saved(need and any(mask), mask)
-        outs = dispatch(_RUN, (list(inputs), self.params),
+        outs = dispatch(_RUN, (list(inputs), params),
                         {"program": self, "saved": saved, **self.out_attrs})
         for t, name in zip(outs, self.out_names):
             t.name = name
@@ -86,7 +91,10 @@ class ProgramRunner:
                 g = wrap(np.zeros(shape, dtype))
             og.append(g)
         feeds = og + [wrap(v) for v in saved.values]
-        results = list(grad.runner(feeds)) if grad.runner is not None else []
+        # under create_graph the gradients depend on the forward inputs: make them op inputs
+        # so that differentiating the gradients reaches _GradRunner.backward (a clear error)
+        deps = list(ctx.x) + list(ctx.params) if STATE.grad_enabled else []
+        results = list(grad.runner(feeds, deps)) if grad.runner is not None else []
         flat = [None] * len(saved.mask)
         for pos, g in zip(grad.positions, results):
             flat[pos] = g
@@ -117,6 +125,9 @@ class _Backward:
 class _GradRunner(ProgramRunner):
     """A backward Program run from eager mode; it has no gradient of its own."""
 
+    def forward(self, x, params, saved) -> list:
+        return super().forward(x, [], None)   # params: dependencies only (see backward)
+
     def backward(self, ctx, grads):
         raise NotImplementedError(
             f"run_program: higher-order gradients (paddle.grad(..., create_graph=True) and "
@@ -136,6 +147,17 @@ def _bound_name(program: Program, param) -> str:
     raise ValueError(f"run_program: parameter {param.name!r} is not bound to the program")
 
 
+def _counters_after(program: Program) -> dict:
+    """unique_name counters that continue past every `key_N` name of `program` (a loaded
+    Program was named by another process's counters)."""
+    counters = collections.defaultdict(int)
+    for v in program.list_vars():
+        key, _, n = v.name.rpartition("_")
+        if key and n.isdigit():
+            counters[key] = max(counters[key], int(n) + 1)
+    return counters
+
+
 def _build_backward(runner: ProgramRunner, mask: tuple) -> _Backward:
     """Append the gradients of the float outputs w.r.t. the masked inputs/params to a copy of
     the forward Program, then split that copy: the new ops form the backward Program."""
@@ -149,9 +171,13 @@ def _build_backward(runner: ProgramRunner, mask: tuple) -> _Backward:
         v = block.create_var(f"{t.name}@OUT_GRAD_{k}", t.shape, t.dtype)
         v.is_data = True
         og_names.append(v.name)
-    with program_guard(whole, Program()), building():
-        grads = gradients(targets, [block.var(n) for n in wrt_names],
-                          target_gradients=[block.var(n) for n in og_names])
+    old = unique_name.switch(_counters_after(whole))
+    try:
+        with program_guard(whole, Program()), building():
+            grads = gradients(targets, [block.var(n) for n in wrt_names],
+                              target_gradients=[block.var(n) for n in og_names])
+    finally:
+        unique_name.switch(old)
     positions = [i for i, m in enumerate(mask) if m]
     kept = [(p, g) for p, g in zip(positions, grads) if g is not None]
     backward_ops = block.ops[n_fwd:]

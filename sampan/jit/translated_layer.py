@@ -1,0 +1,93 @@
+"""TranslatedLayer: a model loaded by paddle.jit.load, run in dynamic mode without its source.
+
+It owns eager Parameters/buffers made from the saved values, bound to two copies of the
+saved Program: the inference copy (eval) and a training copy with the saved training attrs
+restored (dropout on, batch_norm on batch statistics), each run through the run_program op,
+so it trains and fine-tunes like any Layer. NOTE: TranslatedLayer is an nn.Layer (as in
+Paddle), the one import of `nn` from `jit`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework.tensor import Parameter, Tensor, to_array, wrap
+from ..nn.layer.layers import Layer
+from .pytree import unflatten
+from .runner import ProgramRunner
+
+
+class TranslatedLayer(Layer):
+    """The Layer `paddle.jit.load` returns. Call it like the saved layer's forward
+    (positional tensor inputs in the saved order); `program()` is the inference Program."""
+
+    def __init__(self, program, meta: dict, values: dict, path: str = "") -> None:
+        super().__init__()
+        jit = meta.get("jit") or {}
+        self.__dict__["_path"] = path
+        self.__dict__["_test_program"] = program
+        self.__dict__["_train_program"] = _train_copy(program, jit.get("train_attrs", []))
+        self.__dict__["_out_tree"] = _out_tree(jit, program)
+        info = jit.get("params", {})
+        params = []
+        for v in program.list_vars():
+            if not v.persistable or v.name in program._consts or v.is_data:
+                continue
+            entry = info.get(v.name, {})
+            key = entry.get("structured", v.name)
+            arr = np.array(values[v.name])
+            if entry.get("parameter", v.is_parameter):
+                t = Parameter(arr, trainable=not entry.get("stop_gradient", not v.trainable))
+                t.stop_gradient = bool(entry.get("stop_gradient", not v.trainable))
+                self._parameters[key] = t   # state_dict keys = the saved layer's
+            else:
+                t = wrap(arr)
+                t.persistable = True
+                self._buffers[key] = t
+            t.name = v.name
+            for p in (self._test_program, self._train_program):
+                p._bound[v.name] = t
+            params.append(t)
+        feeds, fetch = program._feed_names, program._fetch_names
+        where = f"the model loaded from {path!r}"
+        written = {n for op in self._train_program.global_block().ops
+                   for n in op.output_arg_names}
+        inputs = [t for t in params if t.name not in written]
+        self.__dict__["_runners"] = {
+            False: ProgramRunner(self._test_program, feeds, fetch, inputs, where),
+            True: ProgramRunner(self._train_program, feeds, fetch, inputs, where)}
+
+    def forward(self, *inputs):
+        feeds = self._test_program._feed_names
+        if len(inputs) != len(feeds):
+            raise TypeError(f"TranslatedLayer: the model loaded from {self._path!r} takes "
+                            f"{len(feeds)} inputs {feeds}, got {len(inputs)}")
+        tensors = [x if isinstance(x, Tensor) else wrap(to_array(x)) for x in inputs]
+        outs = self._runners[bool(self.training)](tensors)
+        return unflatten(self._out_tree, outs)
+
+    def program(self, method_name: str = "forward"):
+        """The loaded inference Program."""
+        if method_name != "forward":
+            raise ValueError(f"TranslatedLayer.program: the model has no method "
+                             f"{method_name!r} (only 'forward')")
+        return self._test_program
+
+
+def _train_copy(program, train_attrs: list):
+    """A copy of the inference program with the saved training attrs restored."""
+    train = program.clone()
+    for b, k, attrs in train_attrs:
+        train.block(b).ops[k].attrs.update(attrs)
+    train._is_test = False
+    train._bump()
+    return train
+
+
+def _out_tree(jit: dict, program):
+    from .save_load import tree_from_json
+    tree = jit.get("output_structure")
+    if tree is not None:
+        return tree_from_json(tree)
+    from .pytree import Leaf
+    n = len(program._fetch_names)
+    return Leaf if n == 1 else [Leaf] * n
