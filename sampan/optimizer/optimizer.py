@@ -8,12 +8,13 @@ in-place `update` on the parameter's and the accumulators' own arrays, the same 
 from __future__ import annotations
 
 import re
+import weakref
 from collections import defaultdict
 
 import numpy as np
 
 from ..backend import numpy_ as _xp
-from ..framework.flags import STATE
+from ..framework.flags import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..ops.opdef import REGISTRY
 from ..regularizer import L2Decay, WeightDecayRegularizer
@@ -50,11 +51,10 @@ class Optimizer:
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None) -> None:
         api = type(self).__name__
-        if parameters is None and not STATE.static_mode:
+        if parameters is None and in_dynamic_mode():
             raise AttributeError(f"{api}: parameters argument given to the Optimizer should "
                                  f"not be None in dygraph mode")
-        if isinstance(parameters, Tensor):
-            raise TypeError(f"{api}: parameters must be an iterable of Tensors, got a Tensor")
+        _check_parameters(api, parameters)
         if isinstance(parameters, dict):
             raise TypeError(f"{api}: parameters must not be a dict; for parameter groups pass "
                             f"a list of dicts")
@@ -84,6 +84,8 @@ class Optimizer:
         self._accumulators_holder: dict = {}  # loaded state waiting for its accumulators
         self._opti_name_list: list = []  # accumulator names in creation order
         self._cache: dict = {}  # id(param) -> (param, states, attrs, lr multiplier, regularizer)
+        # static minimize: Program -> static_minimize.StaticState (lr variable, state names)
+        self._static_state = weakref.WeakKeyDictionary()
         self._opdef = REGISTRY[self._op] if self._op else None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
         self._groups: list = []  # always dicts {"params": [...], options...}
@@ -366,7 +368,7 @@ class Optimizer:
             tuple: (optimize ops: [] in eager mode, list of (param, grad) pairs updated).
         """
         if getattr(loss, "_is_variable", False):  # static mode: append the update ops
-            from ..static.minimize import minimize
+            from .static_minimize import minimize
             return minimize(self, loss, startup_program, parameters, no_grad_set)
         params = self._all_params() if parameters is None else list(parameters)
         names = set()
@@ -388,6 +390,19 @@ class Optimizer:
 def _is_variable(obj) -> bool:
     """A static-graph Variable/Parameter (not a Tensor subclass)."""
     return bool(getattr(obj, "_is_variable", False))
+
+
+def _check_parameters(api: str, parameters) -> None:
+    """`parameters` is None or an iterable of Tensors/groups; a Layer gets a hint."""
+    from ..nn import Layer
+    if isinstance(parameters, Layer):
+        raise TypeError(f"{api}: parameters must be a list of Tensors, got the Layer "
+                        f"{type(parameters).__name__} itself; pass model.parameters()")
+    if isinstance(parameters, Tensor):
+        raise TypeError(f"{api}: parameters must be an iterable of Tensors, got a Tensor")
+    if parameters is not None and not hasattr(parameters, "__iter__"):
+        raise TypeError(f"{api}: parameters must be an iterable of Tensors, got "
+                        f"{type(parameters).__name__}")
 
 
 def _check_clip(api: str, clip) -> None:

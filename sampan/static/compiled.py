@@ -88,6 +88,7 @@ class CompiledProgram:
     Examples:
         >>> import numpy as np
         >>> import sampan as paddle
+        >>> paddle.enable_static()
         >>> main = paddle.static.Program()
         >>> with paddle.static.program_guard(main):
         ...     x = paddle.static.data("x", [2], "float32")
@@ -98,6 +99,7 @@ class CompiledProgram:
         >>> paddle.static.Executor().run(compiled, feed={"x": np.array([-1., 1.], "float32")},
         ...                              fetch_list=[y])
         [array([0., 3.], dtype=float32)]
+        >>> paddle.disable_static()
     """
 
     def __init__(self, program_or_graph, build_strategy=None) -> None:

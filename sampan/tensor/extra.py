@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.flags import STATE
+from ..framework.flags import in_dynamic_mode
 from ..framework.random import next_seed
 from ..framework.tensor import Tensor, to_array, wrap
 from ..ops import extra as _extra_ops  # noqa: F401  (registers top_p_sampling)
@@ -367,7 +367,7 @@ def check_shape(shape, op_name, expected_shape_type=(list, tuple), expected_elem
     """Validate a `shape` argument of `op_name` in static mode (a no-op in dynamic mode, as
     in Paddle): a list/tuple of ints or int Tensors, or an int Tensor. TypeError otherwise.
     Static Variables always count as an accepted shape or element type."""
-    if not STATE.static_mode:
+    if in_dynamic_mode():
         return
 
     def is_tensor(v):

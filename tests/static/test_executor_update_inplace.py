@@ -8,8 +8,9 @@ import pytest
 
 import sampan as paddle
 from sampan import static
-from sampan.static import executor as E
+from sampan.static import plan as P
 from sampan.utils import unique_name
+from tests.static_util import static_guard
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((8, 4)).astype("float32")
@@ -26,7 +27,7 @@ def _static_mode():
 def _build(opt, extra=None):
     paddle.seed(1)
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup), unique_name.guard():
+    with static_guard(main, startup), unique_name.guard():
         x = static.data("x", [None, 4], "float32")
         y = static.data("y", [None, 2], "float32")
         h = static.nn.fc(x, 6, activation="tanh")
@@ -48,7 +49,7 @@ _OPTS = {
 
 def _train(opt, steps=4, inplace=True, monkeypatch=None):
     if not inplace:
-        monkeypatch.setattr(E, "_in_place_update", lambda *a: None)
+        monkeypatch.setattr(P, "_in_place_update", lambda *a: None)
     main, startup, loss = _build(opt)
     exe = static.Executor()
     scope = static.Scope()
@@ -57,7 +58,7 @@ def _train(opt, steps=4, inplace=True, monkeypatch=None):
         losses = [float(exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])[0])
                   for _ in range(steps)]
     state = {n: scope.get(n).copy() for n in scope.local_var_names()}
-    plans = [p for p in exe._cache.values() if p.updates]
+    plans = [p for ps in exe._cache.values() for p in ps.values() if p.updates]
     return losses, state, plans
 
 
@@ -127,7 +128,7 @@ def test_layer_parameters_bound_to_the_program_train_in_place():
     layer = paddle.nn.Linear(4, 2)
     paddle.enable_static()
     main, startup = static.Program(), static.Program()
-    with static.program_guard(main, startup), unique_name.guard():
+    with static_guard(main, startup), unique_name.guard():
         x = static.data("x", [None, 4], "float32")
         y = static.data("y", [None, 2], "float32")
         loss = paddle.mean((layer(x) - y) ** 2)
