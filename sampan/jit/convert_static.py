@@ -48,7 +48,7 @@ class UndefinedVar:
                         f"is only assigned in a branch or loop that did not run)")
 
     def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__"):
+        if attr.startswith("_"):   # probes such as getattr(v, "_is_variable", False)
             raise AttributeError(attr)
         self._fail()
 
@@ -129,7 +129,7 @@ def template(a, b, name: str, loop: bool):
         return ("undef", name)
     if ua or ub:
         other = b if ua else a
-        return template(other, other, name, True) if _has_tensor(other) else ("const", other)
+        return _carry_all(other, name) if _has_tensor(other) else ("const", other)
     if tensorish(a) and tensorish(b):
         return _tensor_template(a, b, name, loop)
     if type(a) is type(b) and isinstance(a, (list, tuple)) and len(a) == len(b):
@@ -144,6 +144,19 @@ def template(a, b, name: str, loop: bool):
     raise Unsupported(f"'{name}' is {_describe(a)} and {_describe(b)} on the two sides of a "
                       f"{'tensor-dependent loop' if loop else 'tensor-dependent if'}; only "
                       f"tensors, numbers and lists/tuples/dicts of them can differ there")
+
+
+def _carry_all(v, name: str):
+    """Template carrying every tensor of `v` (the other side of `v` is undefined)."""
+    if isinstance(v, TensorArray):
+        return ("array", _dtype(v.data), _shape(v.data)[1:])
+    if tensorish(v) and not is_num(v):
+        return ("tensor", _dtype(v), _shape(v))
+    if isinstance(v, (list, tuple)):
+        return (type(v), [_carry_all(x, f"{name}[{k}]") for k, x in enumerate(v)])
+    if isinstance(v, dict):
+        return (dict, [(k, _carry_all(x, f"{name}[{k!r}]")) for k, x in v.items()])
+    return ("const", v)
 
 
 def _tensor_template(a, b, name: str, loop: bool):

@@ -2,37 +2,40 @@
 line, says what was being converted) and `locate(exc)`, which maps a traceback through
 converted code back to the user's source.
 
-Converted functions are compiled with the user's own line numbers under a per-function file
-name `<sampan converted: FILE:QUALNAME>` that is registered here (and in linecache, with the
-user's file text, so ordinary tracebacks show the user's lines too).
+Converted functions are compiled under the user's own file name with the user's line numbers
+(so tracebacks and each Operator's recorded location already point at the user's line); their
+code objects are registered here so `locate` can tell converted frames from library frames.
 Imports nothing from sampan.
 """
 from __future__ import annotations
 
 import linecache
 import sys
+import types
 
-_CONVERTED: dict = {}   # compiled file name -> (user file, function qualname)
-
-
-def converted_filename(filename: str, qualname: str) -> str:
-    """The file name to compile a converted function under; registers it."""
-    key = f"<sampan converted: {filename}:{qualname}>"
-    _CONVERTED[key] = (filename, qualname)
-    lines = linecache.getlines(filename)
-    if lines:
-        linecache.cache[key] = (sum(map(len, lines)), None, lines, key)
-    return key
+_CONVERTED: dict = {}   # code object of converted code (and its helpers) -> function qualname
 
 
-def user_location(filename: str, lineno: int):
-    """(user file, line number, source line, function) for a frame position, or None when
-    the position is not in converted code."""
-    info = _CONVERTED.get(filename)
-    if info is None:
+def register(code, qualname: str) -> None:
+    """Record `code` (a converted function's code object) and its nested code objects."""
+    _CONVERTED[code] = qualname
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            register(c, qualname)
+
+
+def is_converted_code(code) -> bool:
+    return code in _CONVERTED
+
+
+def user_location(code, lineno: int):
+    """(user file, line number, source line, function) for a position in converted code,
+    or None when `code` is not converted code."""
+    qualname = _CONVERTED.get(code)
+    if qualname is None:
         return None
-    user_file, qualname = info
-    return user_file, lineno, linecache.getline(user_file, lineno).strip(), qualname
+    filename = code.co_filename
+    return filename, lineno, linecache.getline(filename, lineno).strip(), qualname
 
 
 class Dy2StaticError(Exception):
@@ -83,7 +86,7 @@ class Unsupported(Dy2StaticError):
 def _stack_location():
     frame = sys._getframe(1)
     while frame is not None:
-        loc = user_location(frame.f_code.co_filename, frame.f_lineno)
+        loc = user_location(frame.f_code, frame.f_lineno)
         if loc is not None:
             return loc
         frame = frame.f_back
@@ -98,7 +101,7 @@ def locate(exc: BaseException):
     found = None
     tb = exc.__traceback__
     while tb is not None:
-        loc = user_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        loc = user_location(tb.tb_frame.f_code, tb.tb_lineno)
         if loc is not None:
             found = loc[:3]
         tb = tb.tb_next

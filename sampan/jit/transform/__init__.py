@@ -13,7 +13,7 @@ import textwrap
 import types
 import weakref
 
-from ..errors import Dy2StaticError, Unsupported, converted_filename
+from ..errors import Dy2StaticError, Unsupported, is_converted_code, register
 from .base import JST, Counter
 from .control import (DeclareTransformer, ForTransformer, IfTransformer, StateAnalysis,
                       WhileTransformer)
@@ -101,7 +101,7 @@ def transform(fn, node: ast.FunctionDef) -> ast.Module:
     """Run the pipeline on fn's definition, wrapped in a factory function whose parameters
     are `_jst` and fn's free variables (so the converted code keeps its closure cells)."""
     ctx = _Context(fn)
-    params = [JST] + list(fn.__code__.co_freevars)
+    params = [JST] + [n for n in fn.__code__.co_freevars if n != JST]
     factory = ast.FunctionDef(
         name=_FACTORY, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
                                           vararg=None, kwonlyargs=[], kw_defaults=[],
@@ -136,7 +136,7 @@ def _entry(fn):
     node = _parse(fn)
     entry = None
     if node is not None:
-        filename = converted_filename(code.co_filename, fn.__qualname__)
+        filename = code.co_filename
         try:
             module = transform(fn, node)
             compiled = compile(module, filename, "exec")
@@ -148,6 +148,7 @@ def _entry(fn):
                               f"def {fn.__name__}(...)",
                               what=f"function '{fn.__qualname__}'") from e
         inner = _find_code(compiled, fn.__name__)
+        register(inner, fn.__qualname__)
         source = ast.unparse(module.body[0].body[0])
         entry = _Entry(inner, source)
     _CODE_CACHE[code] = entry
@@ -164,6 +165,8 @@ def _convertible(fn) -> bool:
     if not isinstance(fn, types.FunctionType):
         return False
     if getattr(fn, "_sampan_not_to_static", False) or getattr(fn, "__sampan_code__", None):
+        return False
+    if is_converted_code(fn.__code__):   # defined inside converted code: already converted
         return False
     flags = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
     return not (fn.__code__.co_flags & flags) and not is_ignored(fn)
