@@ -3,6 +3,7 @@ from . import functional, initializer, utils  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 from ..framework.param_attr import ParamAttr  # noqa: F401
 from .layer.layers import Layer  # noqa: F401
+from .layer import loss  # noqa: F401  (paddle.nn.loss: the loss layers' module)
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential  # noqa: F401
 from .decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
 from .layer.activation import *  # noqa: F401,F403

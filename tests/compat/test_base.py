@@ -120,3 +120,14 @@ def test_wrapped_decorator_keeps_signature():
     assert list(inspect.signature(ctx).parameters) == ["a", "b"]
     with ctx(1) as v:
         assert v == 3
+
+
+def test_nn_module_attributes_paddle_code_uses():
+    assert paddle.nn.loss is paddle.nn.layer.loss
+    assert paddle.nn.loss.CrossEntropyLoss is paddle.nn.CrossEntropyLoss
+    for name in ("Linear", "AdaptiveAvgPool1D", "MaxPool3D", "LSTM", "LayerList", "Layer",
+                 "TransformerEncoderLayer", "BatchNorm2D", "PixelShuffle"):
+        assert getattr(paddle.nn.layer, name) is getattr(paddle.nn, name)
+    clip_module = importlib.import_module("sampan.nn.utils.clip_grad_norm_")
+    assert clip_module.clip_grad_norm_ is paddle.nn.utils.clip_grad_norm_
+    assert callable(paddle.nn.utils.clip_grad_norm_)
