@@ -14,12 +14,14 @@ from typing import Any
 import numpy as np
 
 from ..autograd import no_grad
+from ..framework.flags import in_dynamic_mode
 from ..framework.io import load as _load, save as _save
 from ..framework.tensor import Tensor
 from ..metric import Metric
+from ..optimizer.lr import ReduceOnPlateau
 from ..static.input_spec import InputSpec
 from ..tensor.creation import to_tensor
-from .callbacks import EarlyStopping, config_callbacks
+from .callbacks import EarlyStopping, LRScheduler, config_callbacks
 
 __all__ = ["Model"]
 
@@ -56,6 +58,19 @@ def _len_or_none(loader):
         return None
 
 
+def _check_scheduler(optimizer, cbks) -> None:
+    """fit's LRScheduler callback calls `scheduler.step()` without a metric, which a
+    ReduceOnPlateau scheduler needs: say what to use instead."""
+    if not isinstance(getattr(optimizer, "_learning_rate", None), ReduceOnPlateau):
+        return
+    if any(isinstance(c, LRScheduler) and (c.by_step or c.by_epoch) for c in cbks):
+        raise ValueError(
+            "paddle.Model.fit: the optimizer's learning rate is a ReduceOnPlateau scheduler, "
+            "which steps on a metric value, not per batch or epoch; give the optimizer a float "
+            "learning rate and pass callbacks=[paddle.callbacks.ReduceLROnPlateau("
+            "monitor='loss', ...)] instead")
+
+
 def _forward_arg_names(network) -> list:
     """The named positional parameters of network.forward (the model's inputs)."""
     params = inspect.signature(network.forward).parameters.values()
@@ -89,7 +104,6 @@ class Model:
     """
 
     def __init__(self, network, inputs=None, labels=None) -> None:
-        from .. import in_dynamic_mode
         from ..nn import Layer
         if not in_dynamic_mode():
             raise NotImplementedError(
@@ -100,6 +114,7 @@ class Model:
                             f"{type(network).__name__}")
         self.mode = "train"
         self.network = network
+        self._prepared = False
         self._loss = None
         self._optimizer = None
         self._metrics: list = []
@@ -155,6 +170,7 @@ class Model:
         self._optimizer = optimizer
         self._loss = loss
         self._metrics = metrics
+        self._prepared = True
         self._amp_level = _amp_level(amp_configs)
         if self._amp_level != "O0":
             warnings.warn(f"paddle.Model.prepare: amp_configs (level {self._amp_level}) is "
@@ -194,9 +210,7 @@ class Model:
         Returns:
             list: the loss values (ndarrays), or (losses, metric results) with metrics.
         """
-        if self._optimizer is None or self._loss is None:
-            raise RuntimeError("model not ready, please call `model.prepare()` first with an "
-                               "optimizer and a loss")
+        self._check_trainable("train_batch")
         self.network.train()
         self.mode = "train"
         outputs, labels = self._outputs_and_labels(inputs, labels)
@@ -212,6 +226,17 @@ class Model:
             metrics = self._update_metrics(outputs, labels)
         losses = [_to_numpy(loss) for loss in losses]
         return (losses, metrics) if metrics else losses
+
+    def _check_trainable(self, api: str) -> None:
+        """Training needs prepare() with an optimizer and a loss; say which is missing."""
+        where = f"paddle.Model.{api}"
+        if not self._prepared:
+            raise RuntimeError(f"{where}: model not ready, call model.prepare(optimizer, "
+                               f"loss) first")
+        for what, value in (("loss", self._loss), ("optimizer", self._optimizer)):
+            if value is None:
+                raise RuntimeError(f"{where}: prepare() got no {what}; training needs one, "
+                                   f"e.g. model.prepare(optimizer, paddle.nn.CrossEntropyLoss())")
 
     @no_grad()
     def eval_batch(self, inputs, labels=None):
@@ -279,6 +304,7 @@ class Model:
         """
         if train_data is None:
             raise ValueError("paddle.Model.fit: train_data must be given!")
+        self._check_trainable("fit")
         train_bs, eval_bs = _batch_sizes(batch_size)
         if isinstance(accumulate_grad_batches, bool) or not isinstance(
                 accumulate_grad_batches, int) or accumulate_grad_batches < 1:
@@ -302,6 +328,7 @@ class Model:
         cbks = config_callbacks(callbacks, model=self, epochs=epochs, steps=steps,
                                 log_freq=log_freq, save_freq=save_freq, save_dir=save_dir,
                                 verbose=verbose, metrics=self._metrics_name())
+        _check_scheduler(self._optimizer, cbks)
         if any(isinstance(c, EarlyStopping) for c in cbks) and eval_loader is None:
             warnings.warn("EarlyStopping needs validation data.")
         logs: dict = {}

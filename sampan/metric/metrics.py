@@ -1,7 +1,8 @@
 """paddle.metric: the Metric base class, Accuracy, Precision, Recall, Auc and accuracy().
 
 Metrics keep running statistics in NumPy (as Paddle does) and read Tensors through
-`.numpy()`. Imports `framework` and `tensor` only.
+`.numpy()`. `accuracy()` computes in ops (static.metrics.top_k_accuracy), so it also
+works on static Variables inside a Program. Imports `framework`, `tensor` and `static`.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from .. import tensor as T
 from ..framework.tensor import Tensor
+from ..static.metrics import top_k_accuracy
 
 __all__ = ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]
 
@@ -347,22 +349,8 @@ def accuracy(input: Tensor, label: Tensor, k: int = 1, correct: Tensor | None = 
     """
     api = "paddle.metric.accuracy"
     for arg, value in (("input", input), ("label", label)):
-        if not isinstance(value, Tensor):
+        if not isinstance(value, Tensor) and not getattr(value, "_is_variable", False):
             raise TypeError(f"{api}: {arg} must be a Tensor, got {type(value).__name__}")
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"{api}: k must be a positive int, got {k!r}")
-    if len(input.shape) != 2:
-        raise ValueError(f"{api}: input must be 2-D [N, C], got shape {input.shape}")
     if len(label.shape) != 2 or label.shape[1] != 1:
-        raise ValueError(f"{api}: label must be 2-D [N, 1], got shape {label.shape}")
-    if label.dtype.kind not in "iu":
-        raise TypeError(f"{api}: label must be an integer tensor, got {label.dtype.name}")
-    _, idx = T.topk(input, k=k, axis=-1)
-    hit = T.any(idx == T.cast(label, idx.dtype), axis=1)
-    n_correct = T.sum(T.cast(hit, "int32"))
-    n_total = input.shape[0]
-    acc = T.cast(n_correct, "float32") / float(max(n_total, 1))
-    for dst, value in ((correct, n_correct), (total, n_total)):
-        if dst is not None:
-            dst.set_value(np.full(dst.shape, int(value), dtype=dst.numpy().dtype))
-    return acc
+        raise ValueError(f"{api}: label must be 2-D [N, 1], got shape {list(label.shape)}")
+    return top_k_accuracy(api, input, label, k, correct, total)

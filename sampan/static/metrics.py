@@ -1,4 +1,5 @@
-"""static.accuracy and static.auc (they also run eagerly, as in Paddle).
+"""static.accuracy and static.auc (they also run eagerly, as in Paddle); `top_k_accuracy`
+is also paddle.metric.accuracy's computation.
 
 Imports `framework`, `ops` and `static`.
 """
@@ -9,8 +10,8 @@ from ..ops.metric_ops import auc_stat_shape
 from ..ops.dispatch import call
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
-from .builder import append_op, build_into, building_active
-from .program import default_main_program, default_startup_program
+from .builder import append_op, build_into
+from .program import default_startup_program
 
 
 def _is_var(x) -> bool:
@@ -23,7 +24,8 @@ def _check(api: str, arg: str, x) -> None:
 
 
 def accuracy(input, label, k: int = 1, correct=None, total=None):
-    """Top-k accuracy: the fraction of rows whose label is among the k largest scores.
+    """Top-k accuracy: the fraction of rows whose label is among the k largest scores
+    (`paddle.static.accuracy`; it also runs eagerly, as in Paddle).
 
     Args:
         input (Tensor): [N, C] scores.
@@ -33,8 +35,28 @@ def accuracy(input, label, k: int = 1, correct=None, total=None):
 
     Returns:
         Tensor: 0-D float32 accuracy.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sampan as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data("x", [None, 3], "float32")
+        ...     y = paddle.static.data("y", [None, 1], "int64")
+        ...     acc = paddle.static.accuracy(x, y, k=1)
+        >>> scores = np.array([[0.1, 0.8, 0.1], [0.6, 0.3, 0.1]], "float32")
+        >>> paddle.static.Executor().run(main, feed={"x": scores, "y": np.array([[1], [2]])},
+        ...                              fetch_list=[acc])
+        [array(0.5, dtype=float32)]
+        >>> paddle.disable_static()
     """
-    api = "paddle.static.accuracy"
+    return top_k_accuracy("paddle.static.accuracy", input, label, k, correct, total)
+
+
+def top_k_accuracy(api: str, input, label, k: int, correct=None, total=None):
+    """The one accuracy computation behind paddle.static.accuracy and
+    paddle.metric.accuracy, in ops (eager Tensors or static Variables alike)."""
     _check(api, "input", input)
     _check(api, "label", label)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -71,10 +93,10 @@ def _write(dst, val) -> None:
     dst.set_value(val)
 
 
-def _stat_var(shape: list):
-    """A persistable int64 buffer of the main program, zeroed by the startup program."""
+def _stat_var(program, shape: list):
+    """A persistable int64 buffer of `program`, zeroed by the startup program."""
     name = unique_name.generate("_generated_var")
-    var = default_main_program().global_block().create_var(
+    var = program.global_block().create_var(
         name, shape, "int64", persistable=True, stop_gradient=True)
     with build_into(default_startup_program().global_block()):
         append_op(REGISTRY["full"], (), {"shape": shape, "fill_value": 0, "dtype": "int64"},
@@ -118,10 +140,9 @@ def auc(input, label, curve: str = "ROC", num_thresholds: int = 4095, topk: int 
                              **attrs)
         g_auc, gp, gn = call("auc", input, label, stats[2], stats[3], slide_steps=0, **attrs)
         return g_auc, b_auc, [bp, bn, gp, gn]
-    if not building_active():
-        raise RuntimeError(f"{api}: Variables given outside static graph building")
-    stats = [_stat_var(s) for s in (batch_shape, batch_shape, glob_shape, glob_shape)]
-    block = default_main_program().current_block()
+    program = input.block.program
+    stats = [_stat_var(program, s) for s in (batch_shape, batch_shape, glob_shape, glob_shape)]
+    block = program.current_block()
     outs = []
     for pos, neg, slide in ((stats[0], stats[1], slide_steps), (stats[2], stats[3], 0)):
         res = call("auc", input, label, pos, neg, slide_steps=slide, **attrs)

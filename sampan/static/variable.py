@@ -180,6 +180,13 @@ class Variable:
         from .builder import rebind
         return rebind(self, result)
 
+    def _assign_into(self, target) -> "Variable":
+        """`paddle.assign(self, output=target)` while building, `target` an eager Tensor
+        (a layer's running statistics): it becomes its persistable Variable, written with
+        this value (the Executor stores it back into the tensor after each run)."""
+        from .builder import rebind, to_variable
+        return rebind(to_variable(self.block, "assign", "output", target), self)
+
     def _set_spec(self, shape, dtype) -> None:
         self._shape = [int(d) for d in shape]
         self._dtype = _dt.convert_dtype(dtype)
