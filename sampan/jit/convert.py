@@ -264,7 +264,7 @@ def convert_call(fn):
         if is_var(owner) and fn.__name__ in ("numpy", "item", "tolist"):
             return _value_guard(fn)
         return transform.convert_function(fn)
-    original = getattr(fn, "_sampan_original", None)
+    original = _original(fn)
     if original is not None:
         return convert_call(original)
     if isinstance(fn, functools.partial):
@@ -273,6 +273,15 @@ def convert_call(fn):
         mod = getattr(fn, "__module__", None) or type(fn).__module__
         return _numpy_guard(fn) if str(mod).startswith("numpy") else fn
     return _convert_object(fn, transform)
+
+
+def _original(fn):
+    """The user function behind a to_static wrapper (a StaticFunction's dygraph_function, or
+    any object exposing `_sampan_original`), so nested to_static code is inlined."""
+    original = getattr(fn, "_sampan_original", None)
+    if original is None and type(fn).__name__ == "StaticFunction":
+        original = getattr(fn, "dygraph_function", None)
+    return original
 
 
 def _convert_object(obj, transform):
@@ -286,7 +295,8 @@ def _convert_object(obj, transform):
     if isinstance(obj, type):
         return obj
     forward = getattr(cls, "forward", None)
-    if isinstance(forward, types.FunctionType) and transform.is_ignored(cls.__call__):
+    if (isinstance(forward, types.FunctionType) or _original(forward) is not None) and \
+            transform.is_ignored(cls.__call__):
         return _layer_call(obj, transform)
     call = getattr(cls, "__call__", None)
     if isinstance(call, types.FunctionType) and not transform.is_ignored(call):

@@ -82,7 +82,9 @@ def located(nodes: list, origin: ast.AST) -> list:
     for n in nodes:
         for sub in ast.walk(n):
             if "lineno" in sub._attributes and getattr(sub, "lineno", None) in (None, 0):
-                ast.copy_location(sub, origin)
+                # one-line span: 3.11 reports a method call at its callee's *end* line
+                sub.lineno = sub.end_lineno = origin.lineno
+                sub.col_offset = sub.end_col_offset = origin.col_offset
     return nodes
 
 
