@@ -1,10 +1,12 @@
 """The text progress bar behind ProgBarLogger (Paddle's log format, close but not identical).
 
-verbose=1 redraws one line per epoch (a bar with ETA); verbose=2 (and 3) prints one line per
-update. Imports nothing from sampan.
+verbose=1 draws a bar with ETA: redrawn in place (`\r`) on a terminal or in a notebook, one
+clean line per update (every `log_freq` steps) when the output is redirected to a file or
+pipe; verbose=2 (and 3) prints one line per update. Imports nothing from sampan.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -29,11 +31,24 @@ def format_values(values) -> str:
 
 
 def _per_step(seconds: float, unit: str) -> str:
-    if seconds >= 1 or seconds == 0:
+    """' - 3ms/step': the time unit is chosen after rounding (0.9996 ms is '1ms', not
+    '1000us')."""
+    if seconds >= 1 or seconds == 0 or round(seconds * 1e3) >= 1000:
         return f" - {seconds:.0f}s/{unit}"
-    if seconds >= 1e-3:
+    if round(seconds * 1e6) >= 1000:
         return f" - {seconds * 1e3:.0f}ms/{unit}"
     return f" - {seconds * 1e6:.0f}us/{unit}"
+
+
+def is_interactive(stream) -> bool:
+    """Whether `stream` shows a redrawn line: a terminal, a notebook or PyCharm's console."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        if isatty is not None and isatty():
+            return True
+    except ValueError:  # a closed stream
+        return False
+    return "ipykernel" in sys.modules or "PYCHARM_HOSTED" in os.environ
 
 
 def _eta(seconds: int) -> str:
@@ -80,10 +95,13 @@ class ProgressBar:
                 if current < self._num:
                     info += f" - ETA: {_eta(int(per_step * (self._num - current)))}"
             line += info + _per_step(per_step, self.name)
-            pad = " " * max(self._last_width - len(line), 0)
-            self._last_width = len(line)
-            end = "\n" if self._num is None or current >= self._num else ""
-            out.write("\r" + line + pad + end)
+            if is_interactive(out):
+                pad = " " * max(self._last_width - len(line), 0)
+                self._last_width = len(line)
+                end = "\n" if self._num is None or current >= self._num else ""
+                out.write("\r" + line + pad + end)
+            else:
+                out.write(line + "\n")
         else:
             out.write(self._count(current) + info + _per_step(per_step, self.name) + "\n")
         out.flush()
