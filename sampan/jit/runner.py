@@ -166,6 +166,10 @@ def _build_backward(runner: ProgramRunner, mask: tuple) -> _Backward:
     n_fwd = len(block.ops)
     wrt_names = [n for n, m in zip(runner.in_names + runner.param_names, mask) if m]
     targets = [block.var(runner.out_names[k]) for k in runner._float_outs]
+    if not targets:   # no float output: nothing to differentiate
+        grad = _Backward()
+        grad.saved_names, grad.positions, grad.runner = [], [], None
+        return grad
     og_names = []
     for k, t in zip(runner._float_outs, targets):
         v = block.create_var(f"{t.name}@OUT_GRAD_{k}", t.shape, t.dtype)

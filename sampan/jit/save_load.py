@@ -126,6 +126,10 @@ def _inference_model(concrete, keep: list, layer) -> tuple:
              if n in program._bound]
     pruned = dead_code_elimination(program, keep=fetch + state, side_effects=False,
                                    prune_vars=True)
+    block = pruned.global_block()
+    for v in concrete.inputs:   # an input no output uses stays a (fed, unused) input
+        if not block.has_var(v.name):
+            block.create_var(v.name, v.shape, v.dtype).is_data = True
     test = pruned.clone(for_test=True)
     d = program_to_dict(test)
     d["feed"], d["fetch"] = feeds, fetch
