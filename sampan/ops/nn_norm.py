@@ -198,14 +198,14 @@ class BatchNormVjp(OpDef):
     channel, returns
         dx = k * (dout - sum(dout) / N) - xc * (k * invstd ** 2 * sum(dout * xc) / N),
         dweight = sum(dout * xc) * invstd,  dbias = sum(dout)   (sums per channel).
-    One kernel with two full-size temporaries instead of ~15 ops. vjp = None: under
-    create_graph BatchNorm.vjp recomputes in differentiable ops and never calls this."""
+    One kernel with two full-size temporaries instead of ~15 ops. Under create_graph
+    BatchNorm.vjp recomputes in differentiable ops and never calls this; its own vjp only
+    says so (a second derivative through it would miss the statistics' dependence on x)."""
 
     name = "_batch_norm_vjp"
     inputs = ("x", "dout", "saved_mean", "saved_invstd", "weight?")
     outputs = ("dx", "dweight", "dbias")
     attrs = {"data_format": "NCHW"}
-    vjp = None
     decompose = staticmethod(_bn_grad)
 
     def infer(self, x, dout, saved_mean, saved_invstd, weight=None, data_format="NCHW"):
@@ -236,6 +236,16 @@ class BatchNormVjp(OpDef):
         gx -= xc
         gx -= _rows(xp, k * gb / n, b)
         return gx.reshape(x.shape), gw, gb
+
+    def vjp(self, ctx, *grads):
+        _no_second_order("batch_norm")
+
+
+def _no_second_order(api: str):
+    raise NotImplementedError(
+        f"{api}: second-order gradients through {api} are not supported in a static Program "
+        f"(its static backward uses the fused first-order kernel _{api}_vjp); take them in "
+        f"dynamic mode with paddle.grad(..., create_graph=True)")
 
 
 def _channel_3d(a, data_format: str):
@@ -379,14 +389,13 @@ class LayerNormVjp(OpDef):
     invstd and gxhat = dout * weight, returns
         dx = invstd * (gxhat - mean_row(gxhat) - xhat * mean_row(gxhat * xhat)),
         dweight = sum over rows of dout * xhat,  dbias = sum over rows of dout,
-    dweight and dbias flat ([D]). vjp = None: under create_graph LayerNorm.vjp recomputes
-    in differentiable ops and never calls this."""
+    dweight and dbias flat ([D]). Under create_graph LayerNorm.vjp recomputes in
+    differentiable ops and never calls this; its own vjp only says so."""
 
     name = "_layer_norm_vjp"
     inputs = ("x", "dout", "saved_mean", "saved_invstd", "weight?")
     outputs = ("dx", "dweight", "dbias")
     attrs = {"begin_norm_axis": 1}
-    vjp = None
     decompose = staticmethod(_ln_vjp_decompose)
 
     def infer(self, x, dout, saved_mean, saved_invstd, weight=None, begin_norm_axis=1):
@@ -424,6 +433,9 @@ class LayerNormVjp(OpDef):
         xhat += a
         gxhat -= xhat
         return gxhat.reshape(x.shape), gw, gb
+
+    def vjp(self, ctx, *grads):
+        _no_second_order("layer_norm")
 
 
 def _prod(shape) -> int:

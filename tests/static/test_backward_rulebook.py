@@ -180,3 +180,42 @@ def test_ops_never_import_static_or_jit():
     bad = [(p.name, m) for p in root.glob("*.py") for m in _imports(p)
            if m.startswith(("..static", "..jit", "..autograd", "sampan.static", "sampan.jit"))]
     assert bad == []
+
+
+def test_static_second_order_through_the_fused_norm_kernel_says_so():
+    main = static.Program()
+    with _building(main):
+        x = static.data("x", [4, 3], "float64")
+        x.stop_gradient = False
+        out = paddle.nn.functional.batch_norm(x, paddle.zeros([3], "float64"),
+                                              paddle.ones([3], "float64"), training=True)
+        (gx,) = static.gradients([(out * out * out).sum()], [x])
+        with pytest.raises(NotImplementedError, match="batch_norm: second-order gradients"):
+            static.gradients([gx.sum()], [x])
+
+
+def test_eager_create_graph_recomputes_batch_norm_statistics():
+    # ctx.create_graph picks the differentiable path: the second derivative must see the
+    # batch statistics' dependence on x (checked against differences of the first grad)
+    rng = np.random.default_rng(2)
+    xv, cv, vv = (rng.standard_normal((4, 3)) for _ in range(3))
+
+    def first(xa, create_graph):
+        x = paddle.to_tensor(xa, stop_gradient=False)
+        out = paddle.nn.functional.batch_norm(x, paddle.zeros([3], "float64"),
+                                              paddle.ones([3], "float64"), training=True)
+        (g,) = paddle.grad((out * out * out * paddle.to_tensor(cv)).sum(), x,
+                           create_graph=create_graph)
+        return x, g
+
+    x, g = first(xv, True)
+    (gg,) = paddle.grad((g * paddle.to_tensor(vv)).sum(), x)
+    eps = 1e-6
+    numeric = np.zeros_like(xv)
+    for idx in np.ndindex(*xv.shape):
+        d = np.zeros_like(xv)
+        d[idx] = eps
+        hi = (first(xv + d, False)[1].numpy() * vv).sum()
+        lo = (first(xv - d, False)[1].numpy() * vv).sum()
+        numeric[idx] = (hi - lo) / (2 * eps)
+    np.testing.assert_allclose(gg.numpy(), numeric, rtol=1e-5, atol=1e-6)
