@@ -259,6 +259,19 @@ def _while_vjp(ctx, blocks, grads):
     for v in inits[1:]:
         csub.arg(v)
     csub.finish([csub.trace(lambda: k >= 0)], "while_loop")
+    bsub = _reverse_body(ctx, blocks, inits, states, fx, fc)
+    finals, _ = blocks.append_while(inits, csub, bsub, [v.shape for v in inits], False, True)
+    for j, g in zip(fx, finals[1:1 + len(fx)]):
+        gx[j] = g
+    for i, g in zip(fc, finals[1 + len(fx):]):
+        gc[i] = g
+    return gx, gc
+
+
+def _reverse_body(ctx, blocks, inits, states, fx: list, fc: list):
+    """The body of while_loop's gradient loop: (k, grads of the float loop variables,
+    accumulated grads of the captured inputs) -> (k - 1, one step back, accumulated)."""
+    n, c = len(ctx.x), list(ctx.c)
     bsub = blocks.new()
     args = [bsub.arg(v, stop_gradient=True) for v in inits]
     kb, g_x, g_c = args[0], args[1:1 + len(fx)], args[1 + len(fx):]
@@ -273,9 +286,4 @@ def _while_vjp(ctx, blocks, grads):
     step = bsub.gradients(targets, g_x, wrt)
     new_c, new_k = bsub.trace(lambda: ([a + g for a, g in zip(g_c, step[len(fx):])], kb - 1))
     bsub.finish([new_k] + step[:len(fx)] + new_c, "while_loop")
-    finals, _ = blocks.append_while(inits, csub, bsub, [v.shape for v in inits], False, True)
-    for j, g in zip(fx, finals[1:1 + len(fx)]):
-        gx[j] = g
-    for i, g in zip(fc, finals[1 + len(fx):]):
-        gc[i] = g
-    return gx, gc
+    return bsub

@@ -10,7 +10,7 @@ import pytest
 
 import sampan as paddle
 from sampan import static
-from sampan.ops.opdef import REGISTRY, OpDef, TensorSpec
+from sampan.ops.opdef import REGISTRY, OpDef
 from sampan.ops.vjp_context import VjpContext, fill_missing, unbroadcast
 from sampan.utils import unique_name
 
