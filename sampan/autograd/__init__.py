@@ -154,17 +154,70 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
 
 
 def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
-    """Accumulate d(self)/d(leaf) into every leaf's `.grad` (ones as the seed by default)."""
+    """Compute the gradients of this tensor with respect to the graph leaves and accumulate
+    them into each leaf's `.grad`.
+
+    A leaf's hooks (`register_hook`) run once per call, on the sum of its gradients. The
+    graph's saved values are freed unless `retain_graph` is True; a second backward over a
+    freed graph raises (a SystemError, as in Paddle).
+
+    Args:
+        grad_tensor (Tensor, optional): the initial gradient, of this tensor's shape.
+            Default None: ones.
+        retain_graph (bool, optional): keep the graph for another backward. Default False.
+
+    Returns:
+        None.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        >>> (x * x).sum().backward()
+        >>> x.grad.numpy().tolist()
+        [2.0, 4.0, 6.0]
+    """
     run_backward([self], _root_grads([self], [grad_tensor], "Tensor.backward"),
                  retain_graph)
 
 
+_tensor_backward.__name__ = "backward"
+_tensor_backward.__qualname__ = "Tensor.backward"
 Tensor.backward = _tensor_backward
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
          only_inputs: bool = True, allow_unused: bool = False, no_grad_vars=None) -> list:
-    """Gradients of `outputs` with respect to `inputs`, without touching `.grad`."""
+    """The gradients of `outputs` with respect to `inputs`, returned without touching any
+    `.grad`.
+
+    As in Paddle the graph is kept, so `grad` (or a later `backward`) can run over it again;
+    `retain_graph` is accepted for compatibility. Hooks of non-leaf inputs run; a leaf's
+    hooks belong to its accumulation into `.grad` and do not.
+
+    Args:
+        outputs (Tensor|list[Tensor]): the differentiated tensors.
+        inputs (Tensor|list[Tensor]): the tensors to differentiate against.
+        grad_outputs (Tensor|list, optional): initial gradients of `outputs` (None: ones).
+        retain_graph (bool, optional): accepted; the graph is always kept.
+        create_graph (bool, optional): record the gradient computation so that the result
+            can be differentiated again. Default False.
+        only_inputs (bool, optional): accepted for compatibility.
+        allow_unused (bool, optional): return None for an input that `outputs` do not
+            depend on instead of raising. Default False.
+        no_grad_vars (Tensor|list[Tensor], optional): tensors no gradient flows through.
+
+    Returns:
+        list[Tensor]: one gradient per input.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> y = (x * x * x).sum()
+        >>> paddle.grad(y, x)[0].numpy().tolist()
+        [3.0, 12.0]
+        >>> paddle.grad(y, x)[0].numpy().tolist()   # the graph is kept
+        [3.0, 12.0]
+    """
     outputs = _as_list(outputs, "outputs")
     inputs_list = _as_list(inputs, "inputs")
     if grad_outputs is None:
