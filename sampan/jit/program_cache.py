@@ -13,7 +13,8 @@ import inspect
 
 from ..framework.random import get_rng_state, set_rng_state
 from ..framework.tensor import Parameter, Tensor
-from ..static.builder import building, to_variable
+from ..framework.flags import dispatch_wrapper
+from ..static.builder import building, current_block, to_variable
 from ..static.input import data
 from ..static.input_spec import InputSpec
 from ..static import program_guard
@@ -95,9 +96,30 @@ def trace(fn, spec_args: tuple, spec_kwargs: dict, where: str, original=None) ->
         set_rng_state(rng_state)
 
 
+def _live(x) -> bool:
+    """An eager tensor whose value may change between runs or that needs gradients."""
+    return isinstance(x, Tensor) and (isinstance(x, Parameter) or x.persistable
+                                      or not x.stop_gradient)
+
+
+def _capture(op, inputs, attrs, nxt):
+    """Dispatch wrapper while tracing: Parameters, persistable and grad-requiring eager
+    tensors become bound Variables, so ops on them alone (`w1 + w2`, an LSTM's fused
+    weights) are built into the Program instead of being computed once at trace time."""
+    if any(_live(v) or (v.__class__ in (list, tuple) and any(_live(x) for x in v))
+           for v in inputs):
+        block = current_block()
+
+        def lift(v):
+            return to_variable(block, op.name, "input", v) if _live(v) else v
+        inputs = tuple([lift(x) for x in v] if v.__class__ in (list, tuple) else lift(v)
+                       for v in inputs)
+    return nxt(op, inputs, attrs)
+
+
 def _trace(fn, specs, tree, names, where, original) -> ConcreteProgram:
     main, startup = Program(), Program()
-    with program_guard(main, startup), building():
+    with program_guard(main, startup), building(), dispatch_wrapper(_capture):
         feeds = []
         for spec, name in zip(specs, names):
             var = data(name, list(spec.shape), spec.dtype)

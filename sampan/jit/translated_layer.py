@@ -1,7 +1,7 @@
 """TranslatedLayer: a model loaded by paddle.jit.load, run in dynamic mode without its source.
 
-It owns eager Parameters/buffers made from the saved values, bound to two copies of the
-saved Program: the inference copy (eval) and a training copy with the saved training attrs
+It owns eager Parameters/buffers made from the saved values, bound to the saved Program and
+two run copies of it: the inference copy (eval) and a training copy with the saved training attrs
 restored (dropout on, batch_norm on batch statistics), each run through the run_program op,
 so it trains and fine-tunes like any Layer. NOTE: TranslatedLayer is an nn.Layer (as in
 Paddle), the one import of `nn` from `jit`.
@@ -25,6 +25,7 @@ class TranslatedLayer(Layer):
         jit = meta.get("jit") or {}
         self.__dict__["_path"] = path
         self.__dict__["_test_program"] = program
+        self.__dict__["_eval_program"] = program.clone()
         self.__dict__["_train_program"] = _train_copy(program, jit.get("train_attrs", []))
         self.__dict__["_out_tree"] = _out_tree(jit, program)
         info = jit.get("params", {})
@@ -44,16 +45,18 @@ class TranslatedLayer(Layer):
                 t.persistable = True
                 self._buffers[key] = t
             t.name = v.name
-            for p in (self._test_program, self._train_program):
+            for p in (self._test_program, self._eval_program, self._train_program):
                 p._bound[v.name] = t
             params.append(t)
         feeds, fetch = program._feed_names, program._fetch_names
+        for p in (self._eval_program, self._train_program):
+            _accept_any_size(p, feeds)
         where = f"the model loaded from {path!r}"
         written = {n for op in self._train_program.global_block().ops
                    for n in op.output_arg_names}
         inputs = [t for t in params if t.name not in written]
         self.__dict__["_runners"] = {
-            False: ProgramRunner(self._test_program, feeds, fetch, inputs, where),
+            False: ProgramRunner(self._eval_program, feeds, fetch, inputs, where),
             True: ProgramRunner(self._train_program, feeds, fetch, inputs, where)}
 
     def forward(self, *inputs):
@@ -71,6 +74,17 @@ class TranslatedLayer(Layer):
             raise ValueError(f"TranslatedLayer.program: the model has no method "
                              f"{method_name!r} (only 'forward')")
         return self._test_program
+
+
+def _accept_any_size(program, feeds) -> None:
+    """As in Paddle, a loaded model takes inputs of other sizes than the saved specs wherever
+    its ops allow (a model saved from a batch-16 call runs on one sample): the feed
+    Variables' dims become -1 (rank and dtype are still checked)."""
+    block = program.global_block()
+    for name in feeds:
+        var = block.var(name)
+        var._shape = [-1] * len(var._shape)
+    program._bump()
 
 
 def _train_copy(program, train_attrs: list):
