@@ -122,6 +122,7 @@ class Model:
         self._input_info = None
         self._test_dataloader = None
         self.stop_training = False
+        self._inputs_given = inputs is not None
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels)
 
@@ -453,13 +454,20 @@ class Model:
                 _save(state, path + ".pdopt")
 
     def _save_inference_model(self, path: str) -> None:
-        try:
-            from ..jit import save as jit_save
-        except ImportError:
-            raise NotImplementedError("paddle.Model.save(training=False) needs paddle.jit.save, "
-                                      "which sampan does not provide yet; save with "
-                                      "training=True") from None
-        jit_save(self.network, path, input_spec=self._inputs)
+        """paddle.jit.save of the network with the Model's input specs: those given to
+        paddle.Model, else the shapes of the inputs seen by fit/evaluate/predict (batch dim
+        unknown), as in Paddle."""
+        from ..jit import save as jit_save
+        specs = self._inputs if self._inputs_given else None
+        if specs is None and self._input_info is not None:
+            names = [s.name for s in self._inputs]
+            specs = [InputSpec([None] + list(shape[1:]), dtype, name)
+                     for shape, dtype, name in zip(*self._input_info, names)]
+        if specs is None:
+            raise ValueError("paddle.Model.save(path, training=False): the input shapes are "
+                             "unknown; pass inputs=[paddle.static.InputSpec(...)] to "
+                             "paddle.Model, or run fit/evaluate/predict once before saving")
+        jit_save(self.network, path, input_spec=specs)
 
     def load(self, path: str, skip_mismatch: bool = False,
              reset_optimizer: bool = False) -> None:
