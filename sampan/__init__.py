@@ -24,6 +24,9 @@ from . import device, linalg, utils  # noqa: F401
 
 
 from .framework.param_attr import ParamAttr  # noqa: F401,E402
+from .initializer import create_parameter  # noqa: E402  (runs initializers: above tensor)
+# Paddle also has it as paddle.tensor.create_parameter and a Tensor method
+tensor.create_parameter = Tensor.create_parameter = create_parameter
 from ._compat import install_as_paddle  # noqa: F401,E402  (opt-in `import paddle`)
 
 

@@ -1,13 +1,9 @@
 """ParamAttr: how a Layer creates one parameter (name, initializer, lr, regularizer, trainable).
 
-Imports only `framework`; initializers are referenced, never imported here.
+Plain data: imports nothing; initializers are referenced, never imported here (parameters
+are made by `sampan.initializer.make_parameter`, a room above).
 """
 from __future__ import annotations
-
-import numpy as np
-
-from . import dtype as _dt
-from .tensor import Parameter
 
 
 class ParamAttr:
@@ -83,43 +79,3 @@ class WeightNormParamAttr(ParamAttr):
                          do_model_average, need_clip)
         self.dim = dim
 
-
-def make_parameter(api: str, shape, dtype, attr, is_bias: bool, default_initializer,
-                   name_prefix: str):
-    """The one way a Parameter is created (Layer.create_parameter, paddle.create_parameter).
-
-    `attr` is anything ParamAttr._to_attr accepts; False gives None. The initializer is,
-    in order: the attr's, the global one (nn.initializer.set_global_initializer),
-    `default_initializer`, else XavierUniform for weights and Constant(0.0) for biases.
-    The name is the attr's or `<name_prefix>.w_N` / `.b_N`.
-    """
-    from ..utils import unique_name
-    attr = ParamAttr._to_attr(attr)
-    if attr is False:
-        return None
-    try:
-        dims = [int(s) for s in shape]
-    except (TypeError, ValueError):
-        raise TypeError(f"{api}: shape must be a list of ints, got {shape!r}") from None
-    if any(d < 0 for d in dims):
-        raise ValueError(f"{api}: shape must not contain negative dims, got {dims}")
-    dtype = _dt.convert_dtype(dtype)
-    name = attr.name or unique_name.generate(f"{name_prefix}.{'b' if is_bias else 'w'}")
-    param = Parameter(np.zeros(dims, dtype=dtype.np), name=name, trainable=attr.trainable)
-    param.optimize_attr = {"learning_rate": attr.learning_rate}
-    param.regularizer = attr.regularizer
-    param.need_clip = attr.need_clip
-    param.do_model_average = attr.do_model_average
-    init = attr.initializer or _default_initializer(is_bias, default_initializer)
-    init(param)
-    return param
-
-
-def _default_initializer(is_bias: bool, default_initializer):
-    from ..nn import initializer as init
-    glob = init._global_bias_initializer() if is_bias else init._global_weight_initializer()
-    if glob is not None:
-        return glob
-    if default_initializer is not None:
-        return default_initializer
-    return init.Constant(0.0) if is_bias else init.XavierUniform()

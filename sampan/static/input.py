@@ -1,17 +1,17 @@
 """Variables a user declares: static.data, create_parameter, create_global_var.
 
-Imports `framework`, `ops`, `static.program` and `static.builder`.
+Imports `framework`, `ops`, `initializer`, `static.program` and `static.builder`.
 """
 from __future__ import annotations
 
-import math
-
-import numpy as np
+import collections
+import contextlib
+import inspect
+import weakref
 
 from ..framework import dtype as _dt
-from ..framework.flags import dispatch_bypass
-from ..framework.random import next_seed
-from ..framework.tensor import Tensor
+from ..initializer import Initializer, create_parameter as eager_create_parameter
+from ..initializer.parameter import check_shape, choose_initializer
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .builder import append_op, building_active, build_into
@@ -93,19 +93,29 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
                      default_initializer=None):
     """A trainable Parameter of the main program, initialised by the startup program.
 
-    Initialiser: `attr.initializer`, else `default_initializer`, else zeros for biases and
-    Xavier-uniform for weights. An initialiser is called as `init(var, block)` on the startup
-    program's copy of the variable and may return the Variable holding the initial value.
+    The initializer is chosen as for eager parameters (`attr.initializer`, the global one,
+    `default_initializer`, else XavierUniform for weights and Constant(0.0) for biases) and
+    called as `init(var, startup_block)` while the startup program is built: its ops are
+    appended there and the value it returns is written to the parameter's name.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.enable_static()
+        >>> main, startup = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, startup):
+        ...     w = paddle.static.create_parameter([2, 3], "float32", name="w_doc_cp")
+        >>> [op.type for op in startup.global_block().ops]
+        ['uniform']
+        >>> paddle.disable_static()
     """
     if not building_active():  # Paddle returns an eager Parameter in dynamic mode
-        from ..tensor.creation import create_parameter as eager_create_parameter
         return eager_create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
-                                       default_initializer=default_initializer)
-    dims = [int(d) for d in shape]
-    if any(d < 0 for d in dims):
-        raise ValueError(f"create_parameter: every dim of shape must be non-negative, got "
-                         f"{dims}")
+                                      default_initializer=default_initializer)
+    api = "paddle.static.create_parameter"
+    dims = check_shape(api, shape)
     dtype = _dt.convert_dtype(dtype)
+    init = choose_initializer(api, dtype, getattr(attr, "initializer", None), is_bias,
+                              default_initializer)
     name = (getattr(attr, "name", None) or name or
             unique_name.generate("create_parameter") + (".b_0" if is_bias else ".w_0"))
     trainable = getattr(attr, "trainable", True)
@@ -116,74 +126,73 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
         param.optimize_attr = {"learning_rate": lr}
     param.regularizer = getattr(attr, "regularizer", None)
     param.need_clip = getattr(attr, "need_clip", True)
-    init = getattr(attr, "initializer", None) or default_initializer
-    _initialize(name, dims, dtype, init, is_bias)
+    _initialize(name, dims, dtype, init)
     return param
 
 
-def _initialize(name, dims, dtype, init, is_bias) -> None:
-    from ..nn.initializer import Initializer
-    if isinstance(init, Initializer):
-        init = StaticInit(init)
+def _initialize(name: str, dims: list, dtype, init) -> None:
+    """Run `init` into the startup program so that it defines the variable `name`."""
     startup = default_startup_program().global_block()
-    with build_into(startup):
-        if init is not None:
-            target = startup.create_var(name, dims, dtype, persistable=True)
-            value = init(target, startup)
-            if value is not None and value is not target:
-                write_to(startup, value, name)
-            return
-        if is_bias or dtype.kind != "f" or not dims:
-            op, attrs = "full", {"shape": dims, "fill_value": 0.0, "dtype": dtype.name}
-        else:
-            receptive = math.prod(dims[2:]) if len(dims) > 2 else 1
-            fan_in = dims[0] * receptive if len(dims) > 1 else dims[0]
-            fan_out = dims[1] * receptive if len(dims) > 1 else dims[0]
-            limit = math.sqrt(6.0 / max(fan_in + fan_out, 1))
-            op, attrs = "uniform", {"shape": dims, "dtype": dtype.name, "min": -limit,
-                                    "max": limit, "seed": next_seed()}
-        append_op(REGISTRY[op], (), attrs, out_names=[name]).persistable = True
+    with build_into(startup), _startup_names(startup.program):
+        target = startup.create_var(name, dims, dtype, persistable=True)
+        value = _call_initializer(init, target, startup)
+        if value is not None and value is not target:
+            write_to(startup, value, name)
 
 
-class StaticInit:
-    """A paddle.nn.initializer in a startup program: init(var, startup_block) appends the
-    ops that compute the initial value (Constant/Normal/Uniform as ops; any other initializer
-    runs eagerly once at build time and its values are assigned) and returns their output."""
+def _call_initializer(init, var, block):
+    """`init(var, block)` as Paddle calls initializers; a plain callable that takes only the
+    parameter (as eager code may pass) is called as `init(var)`."""
+    if not isinstance(init, Initializer):
+        try:
+            inspect.signature(init).bind(var, block)
+        except TypeError:
+            return init(var)
+        except ValueError:  # no signature to inspect (a builtin): Paddle's protocol
+            pass
+    return init(var, block)
 
-    def __init__(self, init) -> None:
-        self.init = init
 
-    def __call__(self, var, block):
-        from ..nn import initializer as I
-        init, dims, dtype = self.init, var.shape, var.dtype
-        kind = type(init)
-        if kind in (I.Constant, I.ConstantInitializer):
-            return append_op(REGISTRY["full"], (), {"shape": dims, "fill_value":
-                                                    float(init._value), "dtype": dtype.name})
-        if kind in (I.Normal, I.NormalInitializer):
-            return append_op(REGISTRY["normal"], (), {
-                "shape": dims, "mean": float(init._mean), "std": float(init._std),
-                "dtype": dtype.name, "seed": init._seed or next_seed()})
-        if kind in (I.Uniform, I.UniformInitializer) and not init._diag[0]:
-            return append_op(REGISTRY["uniform"], (), {
-                "shape": dims, "min": float(init._low), "max": float(init._high),
-                "dtype": dtype.name, "seed": init._seed or next_seed()})
-        tensor = Tensor(np.zeros(dims, dtype.np))
-        with dispatch_bypass():  # the initializer runs eagerly
-            init(tensor)
-        return append_op(REGISTRY["assign"], (tensor._data,), {})
+# startup Program -> the name counters its initializer ops use (temporaries there do not
+# shift the numbering of the main program's variables)
+_STARTUP_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+@contextlib.contextmanager
+def _startup_names(program):
+    counters = _STARTUP_NAMES.setdefault(program, collections.defaultdict(int))
+    old = unique_name.switch(counters)
+    try:
+        yield
+    finally:
+        unique_name.switch(old)
 
 
 def write_to(block, value, name: str) -> None:
-    """Make the op that defines `value` (appended last) write `name` instead."""
-    op = block.ops[-1]
-    out = op.outputs
-    for key, names in out.items():
+    """Make `value` define the variable `name` of `block` (being built): the op that
+    produced it last is redirected to `name`; any other Variable, or an eager Tensor (a
+    value computed at build time, e.g. Assign's array), is copied there by an assign op
+    (a cast when its dtype differs)."""
+    target = block.vars[name]
+    if list(value.shape) != list(target.shape):
+        raise ValueError(f"paddle.static.create_parameter: the initializer of {name!r} gave "
+                         f"a value of shape {list(value.shape)}, expected "
+                         f"{list(target.shape)}")
+    if value.dtype != target.dtype:
+        value = append_op(REGISTRY["cast"], (value,), {"dtype": target.dtype.name},
+                          block=block)
+    elif not getattr(value, "_is_variable", False) or not _defined_last(block, value):
+        value = append_op(REGISTRY["assign"], (value,), {}, block=block)
+    for names in block.ops[-1].outputs.values():
         if value.name in names:
             names[names.index(value.name)] = name
             del block.vars[value.name]
             return
-    raise ValueError(f"write_to: {value.name!r} is not an output of the last op")
+
+
+def _defined_last(block, var) -> bool:
+    return bool(block.ops) and any(var.name in names
+                                   for names in block.ops[-1].outputs.values())
 
 
 def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):

@@ -2,9 +2,9 @@
 
 Each layer makes its parameters with static `create_parameter` (initialised by the startup
 program, Paddle's names: "<layer>_<k>.w_0", ".b_0") and then calls the same functional ops
-eager code uses. Initializers: Constant/Normal/Uniform become startup ops; any other
-`paddle.nn.initializer` runs eagerly once at build time and its values are assigned by the
-startup program. Imports `framework`, `ops`, `nn.functional` (lazily) and `static`.
+eager code uses. Initializers compute their values through ops, which the startup program
+records (static `create_parameter`). Imports `framework`, `ops`, `nn.functional` (lazily)
+and `static`.
 This module holds the shared parameter helpers, fc, the lookup/activation layers and
 bilinear_tensor_product/row_conv/spectral_norm; the convolution (nn_conv.py) and
 normalization (nn_norm.py) layers and the control-flow functions are re-exported here.
@@ -17,7 +17,7 @@ import math
 from ..framework import dtype as _dt
 from ..ops.dispatch import call
 from ..utils import unique_name
-from .input import StaticInit, _require_static, create_parameter
+from .input import _require_static, create_parameter
 
 __all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "batch_norm",
            "layer_norm", "group_norm", "instance_norm", "embedding", "sparse_embedding",
@@ -50,12 +50,11 @@ def _activation(x, act: str | None, api: str = "fc"):
 # --- parameters ------------------------------------------------------------------------------
 
 class _Attr:
-    """The ParamAttr fields create_parameter reads, with the initializer made static."""
+    """The ParamAttr fields create_parameter reads (any ParamAttr-like object or None)."""
 
-    def __init__(self, attr, name: str, default_init) -> None:
+    def __init__(self, attr, name: str) -> None:
         self.name = getattr(attr, "name", None) or name
-        init = getattr(attr, "initializer", None) or default_init
-        self.initializer = None if init is None else StaticInit(init)
+        self.initializer = getattr(attr, "initializer", None)
         self.learning_rate = getattr(attr, "learning_rate", None)
         self.regularizer = getattr(attr, "regularizer", None)
         self.trainable = getattr(attr, "trainable", True)
@@ -70,10 +69,11 @@ def _param(prefix: str, suffix: str, shape, dtype, attr, default_init=None,
     if isinstance(attr, str):
         from ..framework.param_attr import ParamAttr
         attr = ParamAttr(name=attr)
-    attrs = _Attr(attr, f"{prefix}.{suffix}", default_init)
+    attrs = _Attr(attr, f"{prefix}.{suffix}")
     if trainable is not None:
         attrs.trainable = trainable
-    p = create_parameter(list(shape), dtype, name=attrs.name, attr=attrs, is_bias=is_bias)
+    p = create_parameter(list(shape), dtype, name=attrs.name, attr=attrs, is_bias=is_bias,
+                         default_initializer=default_init)
     if not attrs.trainable:
         p.stop_gradient = True
     return p

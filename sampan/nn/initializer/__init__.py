@@ -1,17 +1,18 @@
-"""paddle.nn.initializer: objects that fill Parameters in place (Constant, Normal, Xavier...).
-
-Imports `framework`, `ops` and `tensor`; never `nn.layer` (the Layer base imports this).
+"""paddle.nn.initializer: re-exports the initializer room (`sampan.initializer`), which sits
+just above `tensor` so that `framework`-level parameter creation and static Programs can use
+it; every public and legacy name stays reachable here. The submodules re-export too, so
+`isinstance` checks and pickles naming the old module paths keep working.
 """
-from .bilinear import Bilinear
-from .constant import Assign, Constant, ConstantInitializer, NumpyArrayInitializer
-from .dirac import Dirac
-from .initializer import (Initializer, _global_bias_initializer,  # noqa: F401
-                          _global_weight_initializer, calculate_gain, set_global_initializer)
-from .kaiming import KaimingNormal, KaimingUniform, MSRAInitializer
-from .normal import Normal, NormalInitializer, TruncatedNormal, TruncatedNormalInitializer
-from .orthogonal import Orthogonal
-from .uniform import Uniform, UniformInitializer
-from .xavier import XavierInitializer, XavierNormal, XavierUniform
+from ...initializer import (Assign, Bilinear, Constant, ConstantInitializer, Dirac,  # noqa
+                            Initializer, KaimingNormal, KaimingUniform, MSRAInitializer,
+                            Normal, NormalInitializer, NumpyArrayInitializer, Orthogonal,
+                            TruncatedNormal, TruncatedNormalInitializer, Uniform,
+                            UniformInitializer, XavierInitializer, XavierNormal,
+                            XavierUniform, _global_bias_initializer,
+                            _global_weight_initializer, calculate_gain,
+                            set_global_initializer)
+from . import (bilinear, constant, dirac, initializer, kaiming, normal,  # noqa: F401
+               orthogonal, uniform, xavier)
 
 __all__ = ["Bilinear", "Constant", "KaimingUniform", "KaimingNormal", "XavierNormal",
            "XavierUniform", "Assign", "Normal", "TruncatedNormal", "Uniform", "Orthogonal",

@@ -1,7 +1,7 @@
 """Layer: the base class of every model part (parameters, sublayers, buffers, hooks, state).
 
 Attribute assignment registers Parameters, sublayers and Tensor buffers (Paddle semantics).
-Imports `framework`, `tensor` and (lazily) `nn.initializer`; never tests eager vs static mode.
+Imports `framework`, `tensor` and `initializer`; never tests eager vs static mode.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ...framework import dtype as _dt
-from ...framework.param_attr import make_parameter
 from ...framework.tensor import Parameter, Tensor
+from ...initializer import make_parameter
 from ...utils import unique_name
 
 __all__ = ["Layer"]
