@@ -14,6 +14,7 @@ import functools
 import operator
 import types
 
+from ..framework.flags import dispatch_wrapper, in_dynamic_mode
 from ..framework.tensor import Tensor
 from .. import tensor as T
 from .convert_static import (TensorArray, UndefinedVar, copy_state, is_num, is_var,
@@ -171,7 +172,8 @@ def convert_var_dtype(kind):
             if dtype is None:
                 from ..framework.dtype import get_default_dtype
                 dtype = get_default_dtype()
-            return T.cast(args[0], dtype)
+            # eager int()/float()/bool() give a Python number: no gradient flows through it
+            return _stop(T.cast(args[0], dtype))
         return kind(*args, **kwargs)
     return cast
 
@@ -290,8 +292,7 @@ def _convert_object(obj, transform):
     cls = type(obj)
     inner = getattr(obj, "_func", None)
     if isinstance(inner, types.FunctionType) and cls.__module__.startswith("sampan.autograd"):
-        new = transform.convert_function(inner)
-        return obj if new is inner else cls(new)
+        return _grad_mode_call(cls, transform.convert_function(inner))
     if isinstance(obj, type):
         return obj
     forward = getattr(cls, "forward", None)
@@ -302,6 +303,38 @@ def _convert_object(obj, transform):
     if isinstance(call, types.FunctionType) and not transform.is_ignored(call):
         return types.MethodType(transform.convert_function(call), obj)
     return obj
+
+
+def _grad_mode_call(cls, fn):
+    """A @no_grad / @enable_grad function: converted, run under its grad mode. While
+    building a Program under no_grad, every op built inside gets stop_gradient outputs (what
+    eager no_grad does per op), so gradients still pass through values it returns as-is."""
+    wrapped = cls(fn)
+    if getattr(cls, "_mode", True):
+        return wrapped
+
+    def call(*args, **kwargs):
+        if in_dynamic_mode():
+            return wrapped(*args, **kwargs)
+        with dispatch_wrapper(_no_grad_outputs):
+            return wrapped(*args, **kwargs)
+    return call
+
+
+def _stop(v):
+    """A copy of Variable v that gradients do not flow through (append_backward honours an
+    explicitly set stop_gradient)."""
+    out = v.detach()
+    out.stop_gradient = True
+    return out
+
+
+def _no_grad_outputs(op, inputs, attrs, nxt):
+    out = nxt(op, inputs, attrs)
+    for v in out if isinstance(out, (tuple, list)) else (out,):
+        if is_var(v):
+            v.stop_gradient = True
+    return out
 
 
 def _layer_call(layer, transform):
