@@ -9,16 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Parameter, Tensor, to_array, wrap
+from ..framework.tensor import Tensor, to_array, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
-from ..utils import unique_name
 from ._helpers import check_inplace, is_tensor
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
            "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "diag",
            "diagflat", "diag_embed", "meshgrid", "tril", "triu", "assign", "clone",
-           "tril_indices", "triu_indices", "vander", "create_parameter", "zero_", "fill_",
+           "tril_indices", "triu_indices", "vander", "zero_", "fill_",
            "fill_diagonal_"]
 
 _SCALARS = (bool, int, float, complex, np.number, np.bool_)
@@ -360,40 +359,6 @@ def assign(x, output=None) -> Tensor:
 def clone(x, name=None) -> Tensor:
     """A differentiable copy of x (gradients flow back to x)."""
     return dispatch(REGISTRY["assign"], (x,))
-
-
-# --- parameters ---------------------------------------------------------------------------
-
-def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
-                     default_initializer=None) -> Parameter:
-    """A new trainable Parameter of `shape` and `dtype`, initialised like a Layer's.
-
-    Args:
-        shape (list|tuple): dims of the parameter.
-        dtype (str|dtype): data type.
-        name (str, optional): its name ('create_parameter_N.w_0' style if None).
-        attr (ParamAttr, optional): name, initializer, learning_rate, regularizer, trainable.
-        is_bias (bool): the default initializer is Constant(0.0) instead of XavierUniform.
-        default_initializer (Initializer, optional): used when attr has no initializer and
-            no global initializer is set.
-
-    Returns:
-        Parameter
-
-    Examples:
-        >>> import sampan as paddle
-        >>> w = paddle.create_parameter([2, 3], "float32", is_bias=True)
-        >>> w.shape, float(w.sum()), w.stop_gradient
-        ([2, 3], 0.0, False)
-    """
-    from ..framework.param_attr import ParamAttr, make_parameter
-    attr = ParamAttr._to_attr(attr)
-    if name is not None and attr is not False and attr.name is None:
-        attr = ParamAttr(name, attr.initializer, attr.learning_rate, attr.regularizer,
-                         attr.trainable, attr.do_model_average, attr.need_clip)
-    return make_parameter("create_parameter", shape, as_dtype(dtype), attr, is_bias,
-                          default_initializer, unique_name.generate("create_parameter"))
-
 
 
 # --- in-place Tensor methods -------------------------------------------------------------
