@@ -12,7 +12,7 @@ from __future__ import annotations
 import numbers
 
 from .framework import dtype as _dt
-from .framework.tensor import Tensor
+from .framework.tensor import Tensor, is_variable
 from .ops.dispatch import call
 from .ops.fft import check_axes, check_norm
 
@@ -25,7 +25,7 @@ __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rf
 
 def _as_input(api: str, x, real_only: bool = False) -> Tensor:
     if not isinstance(x, Tensor):
-        if getattr(x, "_is_variable", False):
+        if is_variable(x):
             return x
         raise TypeError(f"paddle.fft.{api}: x must be a Tensor, got {type(x).__name__}")
     kind = x.dtype.kind

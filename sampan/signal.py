@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numbers
 
-from .framework.tensor import Tensor
+from .framework import dtype as _dt
+from .framework.tensor import Tensor, is_tensor_or_variable
 from .ops.dispatch import call
 from .ops import fft as _fft_ops  # noqa: F401  (registers fft_*, frame, overlap_add)
 
@@ -94,7 +95,7 @@ def _window(api: str, window, win_length: int, n_fft: int, dtype: str):
     if window is None:
         window = call("full", shape=[win_length], fill_value=1.0, dtype=dtype)
     else:
-        _check(isinstance(window, Tensor) or getattr(window, "_is_variable", False),
+        _check(is_tensor_or_variable(window),
                f"paddle.signal.{api}: window must be a Tensor, got {type(window).__name__}")
         _check(len(window.shape) == 1 and window.shape[0] == win_length,
                f"paddle.signal.{api}: expected a 1D window tensor of size equal to "
@@ -150,8 +151,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
                                           f"seq_length({seq})], but got {n_fft}.")
     _check(0 < win_length <= n_fft, f"paddle.signal.stft: win_length should be in (0, "
                                     f"n_fft({n_fft})], but got {win_length}.")
-    real_dtype = {"complex64": "float32", "complex128": "float64"}.get(x.dtype.name,
-                                                                       x.dtype.name)
+    real_dtype = _dt.real_of(x.dtype).name
     window = _window("stft", window, win_length, n_fft, real_dtype)
     if center:
         _check(pad_mode in ("constant", "reflect"), f"paddle.signal.stft: pad_mode should be "
@@ -216,7 +216,7 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
                                    f"{'n_fft // 2 + 1' if onesided else 'n_fft'}({want}) when "
                                    f"onesided is {bool(onesided)}, but got {fft_size}.")
     _check(count != 0, "paddle.signal.istft: x should not be an empty tensor.")
-    real_dtype = "float32" if x.dtype.name == "complex64" else "float64"
+    real_dtype = _dt.real_of(x.dtype).name
     window = _window("istft", window, win_length, n_fft, real_dtype)
     norm = "ortho" if normalized else "backward"
     if return_complex:

@@ -137,6 +137,27 @@ def promote_float(dt: DType) -> DType:
     return dt if dt.kind in "fc" else _default_float[0]
 
 
+# The complex <-> real pairs (one home: every op and API that maps between them uses these).
+# Half-precision floats have no complex type of their own: they pair with complex64.
+COMPLEX_OF = {"float16": "complex64", "bfloat16": "complex64", "float32": "complex64",
+              "float64": "complex128"}
+REAL_OF = {"complex64": "float32", "complex128": "float64"}
+
+
+def complex_of(dtype) -> DType:
+    """The complex dtype of a real float dtype (complex64 for float16/bfloat16/float32,
+    complex128 for float64); complex and other dtypes are returned unchanged."""
+    dt = convert_dtype(dtype)
+    return _BY_NAME[COMPLEX_OF.get(dt.name, dt.name)]
+
+
+def real_of(dtype) -> DType:
+    """The dtype of the real and imaginary parts of a complex dtype (float32 for complex64,
+    float64 for complex128); other dtypes are returned unchanged."""
+    dt = convert_dtype(dtype)
+    return _BY_NAME[REAL_OF.get(dt.name, dt.name)]
+
+
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 

@@ -419,3 +419,14 @@ def _has_numpy_float64(data) -> bool:
         return any(_has_numpy_float64(v) for v in data)
     return isinstance(data, np.float64) or (isinstance(data, Tensor) and
                                             data._data.dtype == np.float64)
+
+
+def is_variable(value) -> bool:
+    """Whether `value` is a static-graph Variable (it marks itself with `_is_variable`:
+    `framework` cannot import `static`). The one such test; use it instead of getattr."""
+    return bool(getattr(value, "_is_variable", False))
+
+
+def is_tensor_or_variable(value) -> bool:
+    """Whether `value` is an eager Tensor or a static Variable standing for one."""
+    return isinstance(value, Tensor) or is_variable(value)

@@ -14,10 +14,6 @@ from .opdef import OpDef, TensorSpec, norm_axis, register
 
 _NORMS = ("backward", "forward", "ortho")
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
-_COMPLEX = {"float16": "complex64", "bfloat16": "complex64", "float32": "complex64",
-            "float64": "complex128", "complex64": "complex64", "complex128": "complex128"}
-_REAL = {"complex64": "float32", "complex128": "float64", "float32": "float32",
-         "float64": "float64", "float16": "float32", "bfloat16": "float32"}
 
 
 def check_axes(api: str, axes, ndim: int) -> list:
@@ -69,10 +65,10 @@ class FftC2C(OpDef):
         _check_float_or_complex(self.name, x)
         check_axes(self.name, axes, x.ndim)
         check_norm(self.name, normalization)
-        return x.with_dtype(_COMPLEX[x.dtype.name])
+        return x.with_dtype(_dt.complex_of(x.dtype))
 
     def compute(self, xp, x, axes=None, normalization="backward", forward=True):
-        dtype = _COMPLEX[_dt.from_numpy(x.dtype).name]
+        dtype = _dt.complex_of(_dt.from_numpy(x.dtype)).name
         if any(x.shape[a] == 0 for a in axes):
             return _empty(xp, x.shape, dtype)
         fn = xp.fft.fftn if forward else xp.fft.ifftn
@@ -104,11 +100,11 @@ class FftR2C(OpDef):
         shape = list(x.shape)
         if onesided and shape[axes[-1]] != -1:
             shape[axes[-1]] = shape[axes[-1]] // 2 + 1
-        return TensorSpec(shape, _COMPLEX[x.dtype.name])
+        return TensorSpec(shape, _dt.complex_of(x.dtype))
 
     def compute(self, xp, x, axes=None, normalization="backward", forward=True,
                 onesided=True):
-        dtype = _dt.convert_dtype(_COMPLEX[_dt.from_numpy(x.dtype).name]).np
+        dtype = _dt.complex_of(_dt.from_numpy(x.dtype)).np
         if any(x.shape[a] == 0 for a in axes):
             shape = list(x.shape)
             if onesided:
@@ -155,11 +151,11 @@ class FftC2R(OpDef):
         check_norm(self.name, normalization)
         shape = list(x.shape)
         shape[axes[-1]] = _out_len(self.name, shape[axes[-1]], last_dim_size)
-        return TensorSpec(shape, _REAL[x.dtype.name])
+        return TensorSpec(shape, _dt.real_of(_dt.complex_of(x.dtype)))  # half -> float32
 
     def compute(self, xp, x, axes=None, normalization="backward", forward=False,
                 last_dim_size=0):
-        dtype = _dt.convert_dtype(_REAL[_dt.from_numpy(x.dtype).name]).np
+        dtype = _dt.real_of(_dt.complex_of(_dt.from_numpy(x.dtype))).np
         n = _out_len(self.name, x.shape[axes[-1]], last_dim_size)
         sizes = [x.shape[a] for a in axes[:-1]] + [n]
         if any(s == 0 for s in sizes) or x.shape[axes[-1]] == 0:

@@ -303,7 +303,7 @@ def _axes(api: str, axis, ndim: int) -> tuple:
 
 
 def _real(dtype):
-    return {"complex64": _dt.float32, "complex128": _dt.float64}.get(dtype.name, dtype)
+    return _dt.real_of(dtype)
 
 
 @register

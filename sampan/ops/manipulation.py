@@ -220,10 +220,6 @@ class Transpose(OpDef):
         return (call("transpose", g, perm=inv),)
 
 
-_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
-_REAL_OF = {v: k for k, v in _COMPLEX_OF.items()}
-
-
 @register
 class AsComplex(OpDef):
     """A float tensor whose last dim is 2 (real, imag) viewed as a complex tensor."""
@@ -233,15 +229,15 @@ class AsComplex(OpDef):
     check = True
 
     def infer(self, x):
-        if x.dtype.name not in _COMPLEX_OF:
+        if x.dtype.name not in ("float32", "float64"):
             raise TypeError(f"{self.name}: x must be float32 or float64, got {x.dtype.name}")
         if not x.shape or x.shape[-1] not in (2, -1):
             raise ValueError(f"{self.name}: the last dim of x must be 2 (real, imag), got "
                              f"shape {list(x.shape)}")
-        return x.with_shape(x.shape[:-1]).with_dtype(_COMPLEX_OF[x.dtype.name])
+        return x.with_shape(x.shape[:-1]).with_dtype(_dt.complex_of(x.dtype))
 
     def compute(self, xp, x):
-        out = xp.empty(x.shape[:-1], dtype=_dt.convert_dtype(_COMPLEX_OF[x.dtype.name]).np)
+        out = xp.empty(x.shape[:-1], dtype=_dt.complex_of(_dt.from_numpy(x.dtype)).np)
         out.real = x[..., 0]
         out.imag = x[..., 1]
         return out
@@ -259,10 +255,10 @@ class AsReal(OpDef):
     check = True
 
     def infer(self, x):
-        if x.dtype.name not in _REAL_OF:
+        if x.dtype.name not in _dt.REAL_OF:
             raise TypeError(f"{self.name}: x must be complex64 or complex128, got "
                             f"{x.dtype.name}")
-        return x.with_shape(x.shape + (2,)).with_dtype(_REAL_OF[x.dtype.name])
+        return x.with_shape(x.shape + (2,)).with_dtype(_dt.real_of(x.dtype))
 
     def compute(self, xp, x):
         return xp.stack([x.real, x.imag], axis=-1)

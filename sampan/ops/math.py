@@ -219,11 +219,6 @@ class Pow(Binary):
         return (gx, gy)
 
 
-_COMPLEX_OF = {"float32": "complex64", "float64": "complex128", "float16": "complex64",
-               "bfloat16": "complex64"}
-_REAL_OF = {"complex64": "float32", "complex128": "float64"}
-
-
 @register
 class Complex(OpDef):
     """out = real + 1j * imag with broadcasting; float32 -> complex64, float64 -> complex128."""
@@ -238,13 +233,13 @@ class Complex(OpDef):
             raise TypeError(f"complex: real and imag must be floating point tensors, got "
                             f"{real.dtype.name} and {imag.dtype.name}")
         return TensorSpec(broadcast_shapes(self.name, real.shape, imag.shape, ("real", "imag")),
-                          _COMPLEX_OF[dtype.name])
+                          _dt.complex_of(dtype))
 
     def compute(self, xp, real, imag):
         if real.dtype.kind != "f":
             raise TypeError("real and imag must be floating point tensors")
         out = xp.empty(xp.broadcast_shapes(real.shape, imag.shape),
-                       _dt.convert_dtype(_COMPLEX_OF[_dt.from_numpy(real.dtype).name]).np)
+                       _dt.complex_of(_dt.from_numpy(real.dtype)).np)
         out.real = real
         out.imag = imag
         return out
@@ -256,7 +251,7 @@ class Complex(OpDef):
 
 class _ComplexPart(OpDef):
     def infer(self, x):
-        return x.with_dtype(_REAL_OF.get(x.dtype.name, x.dtype.name))
+        return x.with_dtype(_dt.real_of(x.dtype))
 
 
 @register

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math as _m
 
+from ..framework import dtype as _dt
 from .dispatch import call
 from .math import UnaryFloat, UnarySame, as_float, keep, zeros_grad
 from .opdef import register
@@ -154,8 +155,7 @@ class Abs(UnarySame):
     onnx = "Abs"
 
     def infer(self, x):
-        return x.with_dtype({"complex64": "float32", "complex128": "float64"}.get(
-            x.dtype.name, x.dtype.name))
+        return x.with_dtype(_dt.real_of(x.dtype))
 
     def compute(self, xp, x):
         return xp.abs(x)

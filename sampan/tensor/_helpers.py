@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtype as _dt
 from ..framework.flags import STATE
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_tensor_or_variable, is_variable
 from ..ops.dispatch import dispatch
 
 _PY_SCALARS = (int, float, bool, complex, np.number, np.bool_)
@@ -46,21 +46,18 @@ def operand(x, value):
 def binary(op, x, y):
     """Dispatch a binary op where either side may be a Python scalar."""
     if x.__class__ is not Tensor and isinstance(x, _PY_SCALARS) and (
-            hasattr(y, "_data") or getattr(y, "_is_variable", False)):
+            hasattr(y, "_data") or is_variable(y)):
         x = scalar_array(y, x)
     if y.__class__ is not Tensor and isinstance(y, _PY_SCALARS):
         y = scalar_array(x, y)
     return dispatch(op, (x, y))
 
-
-def is_tensor(x) -> bool:
-    """A Tensor, or a static Variable standing for one."""
-    return isinstance(x, Tensor) or bool(getattr(x, "_is_variable", False))
+is_tensor = is_tensor_or_variable  # the name tensor/extra.py imports
 
 
 def check_inplace(x, api: str) -> None:
     """Paddle refuses in-place ops on leaf tensors that require grad (outside no_grad)."""
-    if getattr(x, "_is_variable", False):  # static: the Variable rebinds itself (SSA)
+    if is_variable(x):  # static: the Variable rebinds itself (SSA)
         return
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: x must be a Tensor, got {type(x).__name__}")

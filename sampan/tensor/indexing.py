@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.tensor import Tensor, wrap
+from ..framework.tensor import Tensor, is_tensor_or_variable, is_variable, wrap
 from ..ops.dispatch import dispatch, spec_of
 from ..ops.opdef import REGISTRY
 from ._helpers import check_inplace
@@ -24,10 +24,6 @@ _GETITEM = REGISTRY["getitem"]
 _SETITEM = REGISTRY["setitem"]
 
 
-def _is_var(v) -> bool:
-    return getattr(v, "_is_variable", False)
-
-
 def _slice_part(v, api: str):
     if v is None:
         return None
@@ -41,7 +37,7 @@ def _slice_part(v, api: str):
 
 def _array_index(k, api: str):
     """A list/array/Tensor index item as an int or bool array (Tensor kept as is)."""
-    if isinstance(k, Tensor) or _is_var(k):
+    if is_tensor_or_variable(k):
         kind = k.dtype.kind
         value = k
     else:
@@ -82,7 +78,7 @@ def encode_index(x, key, api: str = "getitem"):
             tensors.append(np.asarray(bool(k)))
         elif isinstance(k, (int, np.integer)):
             items.append(int(k))
-        elif isinstance(k, (Tensor, list, tuple, range, np.ndarray)) or _is_var(k):
+        elif isinstance(k, (Tensor, list, tuple, range, np.ndarray)) or is_variable(k):
             items.append("t")
             tensors.append(_array_index(k, api))
         else:
@@ -143,7 +139,7 @@ def getitem(x, key):
 
 
 def _value_operand(x, value):
-    if isinstance(value, Tensor) or _is_var(value):
+    if is_tensor_or_variable(value):
         return value
     try:
         return np.asarray(value, dtype=x.dtype.np)
@@ -225,7 +221,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         >>> paddle.put_along_axis(x, idx, 10, axis=1, reduce="add").tolist()
         [[11, 2, 3], [14, 5, 6]]
     """
-    if not isinstance(values, Tensor) and not _is_var(values):
+    if not is_tensor_or_variable(values):
         values = np.asarray(values, dtype=arr.dtype.np)
     return dispatch(REGISTRY["put_along_axis"], (arr, indices, values),
                     {"axis": _int_axis(axis, "put_along_axis"), "reduce": reduce,
@@ -238,7 +234,7 @@ def _op(name: str, *inputs, **attrs):
 
 def _const(x, value, api: str, arg: str = "value"):
     """A Python scalar operand as an array of x's dtype; Tensors pass through."""
-    if isinstance(value, Tensor) or _is_var(value):
+    if is_tensor_or_variable(value):
         return value
     try:
         return np.asarray(value, dtype=x.dtype.np)

@@ -4,7 +4,7 @@ Comparisons back the Python operators == != < <= > >=, bitwise ops back & | ^ ~.
 """
 from __future__ import annotations
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
 from ._helpers import binary
@@ -184,7 +184,7 @@ def equal_all(x, y, name=None):
 
 def is_tensor(x) -> bool:
     """Whether x is a paddle.Tensor (a Python bool)."""
-    return isinstance(x, Tensor) or bool(getattr(x, "_is_variable", False))
+    return is_tensor_or_variable(x)
 
 
 def is_empty(x, name=None):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
 from ._helpers import _PY_SCALARS, check_inplace, scalar_array
@@ -43,7 +43,7 @@ def _where_operands(x, y):
 
 
 def _dtype_of(v):
-    if isinstance(v, Tensor) or getattr(v, "_is_variable", False):
+    if is_tensor_or_variable(v):
         return _dt.convert_dtype(v.dtype)
     if hasattr(v, "dtype"):
         return _dt.from_numpy(v.dtype)
