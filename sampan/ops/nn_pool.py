@@ -3,16 +3,19 @@
 Average, adaptive average, Lp pooling and max_unpool are composites in
 sampan/nn/functional/pooling.py (convolutions with a constant kernel, matmuls, put_along_axis).
 The gradient of max pooling scatters the cotangent to the argmax (put_along_axis: 'assign'
-when the windows are disjoint, else 'add').
-Imports only `framework` and sibling op modules.
+when the windows are disjoint, else 'add'); `_reshape_like` brings it back to the input's
+shape when that is known only at run time. max_pool's padding_algorithm ("EXPLICIT", "SAME",
+"VALID") is resolved against the input's actual size inside infer/compute/vjp. The window
+helpers come from sampan/backend/window.py. Imports `backend` and sibling op modules.
 """
 from __future__ import annotations
 
 import math
 
+from ..backend.window import (PADDING_ALGORITHMS, from_channels_first, is_channel_last,
+                              join_channels, multi_range, pad_spatial, same_pads,
+                              split_channels, to_channels_first, window_view)
 from .dispatch import call
-from .nn_conv import (from_channels_first, is_channel_last, join_channels, pad_spatial,
-                      split_channels, to_channels_first, window_view)
 from .opdef import OpDef, TensorSpec, register
 
 
@@ -57,21 +60,21 @@ def _scatter_grad(g, mask, x, data_format, may_miss: bool, disjoint: bool = Fals
         g = call("transpose", g, perm=perm)
         mask = call("transpose", mask, perm=perm)
         x = call("transpose", x, perm=perm)
-    c = g.shape[1]
-    spatial = list(x.shape[2:])
-    count = math.prod(g.shape[2:])
-    g = call("reshape", g, shape=[-1, c, count])
-    mask = call("reshape", mask, shape=[-1, c, count])
+    g = call("reshape", g, shape=[0, 0, -1])  # [N, C, positions]; dims may be unknown
+    mask = call("reshape", mask, shape=[0, 0, -1])
     if may_miss:  # windows entirely in the padding have mask -1 and no input to feed
         hit = call("greater_equal", mask, call("full_like", mask, fill_value=0, dtype=None))
         g = call("where", hit, g, call("full_like", g, fill_value=0.0, dtype=None))
         mask = call("maximum", mask, call("full_like", mask, fill_value=0, dtype=None))
-    zeros = call("full_like", call("reshape", x, shape=[-1, c, math.prod(spatial)]),
-                 fill_value=0.0, dtype=None)
+    zeros = call("full_like", call("reshape", x, shape=[0, 0, -1]), fill_value=0.0,
+                 dtype=None)
     reduce = "assign" if disjoint and not may_miss else "add"
     gx = call("put_along_axis", zeros, mask, g, axis=2, reduce=reduce, include_self=True,
               broadcast=False)
-    gx = call("reshape", gx, shape=[-1, c, *spatial])
+    if -1 in x.shape[1:]:  # x's shape is known only at run time (a static Program)
+        gx = call("_reshape_like", gx, x)
+    else:
+        gx = call("reshape", gx, shape=[-1, *x.shape[1:]])
     if is_channel_last(data_format):
         nd = gx.ndim
         gx = call("transpose", gx, perm=[0] + list(range(2, nd)) + [1])
@@ -96,6 +99,15 @@ class _MaxPool(OpDef):
     def _attrs(self, given):
         return {**self.attrs, **{k: v for k, v in given.items() if v is not None}}
 
+    def _resolve(self, a: dict, spatial) -> dict:
+        """The attrs with padding_algorithm resolved to explicit pads for `spatial`."""
+        alg = a.get("padding_algorithm", "EXPLICIT")
+        if alg == "SAME":
+            return {**a, "padding": same_pads(spatial, a["kernel_size"], a["stride"])}
+        if alg == "VALID":
+            return {**a, "padding": [0] * (2 * len(spatial))}
+        return a
+
     def _geometry(self, spatial, a):
         return [pool_out_len(n, a["kernel_size"][i], a["stride"][i], a["padding"][2 * i],
                              a["padding"][2 * i + 1], a["ceil_mode"])
@@ -116,10 +128,14 @@ class _MaxPool(OpDef):
             if len(a[arg]) != self.nd or any(v <= 0 for v in a[arg]):
                 raise ValueError(f"{api}: {arg} must be {self.nd} positive ints, got "
                                  f"{a[arg]}")
-        n, c, spatial = split_channels(x.shape, a["data_format"])
-        out = self._geometry(spatial, a)
-        if any(p < 0 for p in a["padding"]):
+        if a["padding_algorithm"] not in PADDING_ALGORITHMS:
+            raise ValueError(f"{api}: padding_algorithm must be one of "
+                             f"{list(PADDING_ALGORITHMS)}, got {a['padding_algorithm']!r}")
+        if a["padding_algorithm"] == "EXPLICIT" and any(p < 0 for p in a["padding"]):
             raise ValueError(f"{api}: padding must be non-negative, got {a['padding']}")
+        n, c, spatial = split_channels(x.shape, a["data_format"])
+        a = self._resolve(a, spatial)
+        out = self._geometry(spatial, a)
         for i in range(self.nd):
             if out[i] != -1 and out[i] <= 0:
                 raise ValueError(f"{api}: kernel_size {a['kernel_size']} is larger than the "
@@ -130,6 +146,7 @@ class _MaxPool(OpDef):
     def compute(self, xp, x, **given):
         a = self._attrs(given)
         x = to_channels_first(xp, x, a["data_format"])
+        a = self._resolve(a, x.shape[2:])
         kernel, stride, pads = a["kernel_size"], a["stride"], list(a["padding"])
         spatial = x.shape[2:]
         out_len = self._geometry(spatial, a)
@@ -144,7 +161,7 @@ class _MaxPool(OpDef):
         win = window_view(xp, xpad, kernel, stride, [1] * len(kernel), out_len)
         out = None
         kflat = None
-        for idx, k in enumerate(_ranges(kernel)):
+        for idx, k in enumerate(multi_range(kernel)):
             v = win[(Ellipsis,) + k]
             if out is None:
                 out = v.copy()
@@ -169,15 +186,17 @@ class _MaxPool(OpDef):
         return from_channels_first(xp, out, fmt), from_channels_first(xp, mask, fmt)
 
     def vjp(self, ctx, g, g_mask=None):
-        a = ctx
-        spatial = split_channels(tuple(ctx.x.shape), a.data_format)[2]
-        out_len = self._geometry(spatial, {"kernel_size": a.kernel_size, "stride": a.stride,
-                                           "padding": a.padding, "ceil_mode": a.ceil_mode})
-        may_miss = any((o - 1) * s >= n + pb or k <= pb
-                       for o, s, n, k, pb in zip(out_len, a.stride, spatial, a.kernel_size,
-                                                 a.padding[0::2]))
-        disjoint = all(k <= s for k, s in zip(a.kernel_size, a.stride))
-        return (_scatter_grad(g, ctx.mask, ctx.x, a.data_format, may_miss, disjoint),)
+        a = {k: getattr(ctx, k, v) for k, v in self.attrs.items()}
+        spatial = split_channels(tuple(ctx.x.shape), a["data_format"])[2]
+        may_miss = True  # some window may lie entirely in the padding (unknown sizes: maybe)
+        if -1 not in spatial:
+            a = self._resolve(a, spatial)
+            out_len = self._geometry(spatial, a)
+            may_miss = any((o - 1) * s >= n + pb or k <= pb
+                           for o, s, n, k, pb in zip(out_len, a["stride"], spatial,
+                                                     a["kernel_size"], a["padding"][0::2]))
+        disjoint = all(k <= s for k, s in zip(a["kernel_size"], a["stride"]))
+        return (_scatter_grad(g, ctx.mask, ctx.x, a["data_format"], may_miss, disjoint),)
 
 
 def _max_pool_unpadded(xp, x, kernel, stride, out_len):
@@ -185,7 +204,7 @@ def _max_pool_unpadded(xp, x, kernel, stride, out_len):
     maximum over the kernel offsets, then the first offset that attains it (bool passes:
     still-missing & (v != max), counted), then its flat input index from a small table."""
     win = window_view(xp, x, kernel, stride, [1] * len(kernel), out_len)
-    views = [win[(Ellipsis,) + k] for k in _ranges(kernel)]
+    views = [win[(Ellipsis,) + k] for k in multi_range(kernel)]
     out = views[0].copy()
     for v in views[1:]:
         xp.maximum(out, v, out=out)
@@ -200,7 +219,7 @@ def _max_pool_unpadded(xp, x, kernel, stride, out_len):
             kflat += miss
     spatial = x.shape[2:]
     steps = [math.prod(spatial[d + 1:]) for d in range(len(spatial))]
-    offs = xp.asarray([sum(kk * st for kk, st in zip(k, steps)) for k in _ranges(kernel)],
+    offs = xp.asarray([sum(kk * st for kk, st in zip(k, steps)) for k in multi_range(kernel)],
                       "int32")
     mask = xp.take(offs, kflat)
     base = xp.zeros(tuple(out_len), "int32")
@@ -212,20 +231,11 @@ def _max_pool_unpadded(xp, x, kernel, stride, out_len):
     return out, mask
 
 
-def _ranges(dims):
-    if not dims:
-        yield ()
-        return
-    for i in range(dims[0]):
-        for rest in _ranges(dims[1:]):
-            yield (i,) + rest
-
-
 @register
 class MaxPool2D(_MaxPool):
     name = "max_pool2d"
     attrs = {"kernel_size": [1, 1], "stride": [1, 1], "padding": [0, 0, 0, 0],
-             "ceil_mode": False, "data_format": "NCHW"}
+             "padding_algorithm": "EXPLICIT", "ceil_mode": False, "data_format": "NCHW"}
 
 
 @register
@@ -233,8 +243,8 @@ class MaxPool1D(_MaxPool):
     name = "max_pool1d"
     nd = 1
     formats = ("NCL", "NLC")
-    attrs = {"kernel_size": [1], "stride": [1], "padding": [0, 0], "ceil_mode": False,
-             "data_format": "NCL"}
+    attrs = {"kernel_size": [1], "stride": [1], "padding": [0, 0],
+             "padding_algorithm": "EXPLICIT", "ceil_mode": False, "data_format": "NCL"}
 
 
 @register
@@ -243,7 +253,7 @@ class MaxPool3D(_MaxPool):
     nd = 3
     formats = ("NCDHW", "NDHWC")
     attrs = {"kernel_size": [1, 1, 1], "stride": [1, 1, 1], "padding": [0] * 6,
-             "ceil_mode": False, "data_format": "NCDHW"}
+             "padding_algorithm": "EXPLICIT", "ceil_mode": False, "data_format": "NCDHW"}
 
 
 class _AdaptiveMaxPool(OpDef):
@@ -327,3 +337,29 @@ class AdaptiveMaxPool3D(_AdaptiveMaxPool):
     name = "adaptive_max_pool3d"
     nd = 3
     attrs = {"output_size": None}
+
+
+@register
+class ReshapeLike(OpDef):
+    """out = x reshaped to the shape of `like`, which is read for its shape only: a reshape
+    whose target shape is known only at run time (gradients in static Programs with unknown
+    dims). Gradient: the cotangent reshaped like x; none for `like`."""
+
+    name = "_reshape_like"
+    inputs = ("x", "like")
+    saves = ("x",)
+    check = True
+
+    def infer(self, x, like):
+        size, want = math.prod(x.shape), math.prod(like.shape)
+        if -1 not in x.shape and -1 not in like.shape and size != want:
+            raise ValueError(f"{self.name}: cannot reshape x of shape {list(x.shape)} "
+                             f"({size} elements) to the shape {list(like.shape)} of like "
+                             f"({want} elements)")
+        return x.with_shape(like.shape)
+
+    def compute(self, xp, x, like):
+        return xp.reshape(x, like.shape)
+
+    def vjp(self, ctx, g):
+        return call("_reshape_like", g, ctx.x), None

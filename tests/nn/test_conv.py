@@ -202,7 +202,7 @@ def test_static_program_with_unknown_batch_matches_eager():
     np.testing.assert_allclose(got[2], w2.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
-# --- batch chunks on worker threads (ops/nn_conv.py + backend/threads.py) -------------------
+# --- batch chunks on worker threads (backend/conv.py + backend/threads.py) ----------------
 
 _THREAD_CASES = [  # (x shape, weight shape, conv kwargs): shift, stack, im2col, grouped, 1-D/3-D
     ((6, 16, 9, 8), (8, 16, 3, 3), dict(padding=1)),
@@ -229,7 +229,7 @@ def _conv_grads(fn, xs, ws, kw, transpose):
 @pytest.mark.parametrize("xs,ws,kw", _THREAD_CASES)
 def test_threaded_kernels_bitwise_equal_unthreaded(monkeypatch, xs, ws, kw, transpose):
     from sampan.backend import threads
-    from sampan.ops import nn_conv
+    from sampan.backend import conv as nn_conv
     monkeypatch.setattr(nn_conv, "_PAR_FLOPS", 0)  # split every convolution of the batch
     monkeypatch.setattr(nn_conv, "_CHUNK_BYTES", 1)  # one sample per shift chunk
     nd = len(xs) - 2

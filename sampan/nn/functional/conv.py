@@ -2,12 +2,14 @@
 
 Python arguments (int / list / pairs / 'SAME' / 'VALID' padding, data_format) are turned into
 the canonical attrs of the ops in sampan/ops/nn_conv.py: one int per spatial dim for stride
-and dilation, [before, after] per spatial dim for padding.
+and dilation, [before, after] per spatial dim for padding, and Paddle's padding_algorithm
+("EXPLICIT", "SAME" or "VALID"), which the op resolves against the input's actual size (so a
+'SAME' convolution over an unknown static dim pads as it would eagerly).
 """
 from __future__ import annotations
 
+from ...backend.window import is_channel_last, resolve_pads, split_channels
 from ...ops.dispatch import call
-from ...ops.nn_conv import is_channel_last, split_channels
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
            "conv3d_transpose", "unfold", "fold"]
@@ -42,19 +44,6 @@ def check_format(api: str, data_format: str, nd: int) -> str:
     return data_format
 
 
-def same_pads(spatial, kernel, stride) -> list:
-    """Paddle's 'SAME' padding: out = ceil(in / stride), the extra split (floor, ceil)."""
-    pads = []
-    for n, k, s in zip(spatial, kernel, stride):
-        if n == -1:
-            pads += [(k - 1) // 2, k // 2]
-            continue
-        out = (n + s - 1) // s
-        total = max((out - 1) * s + k - n, 0)
-        pads += [total // 2, total - total // 2]
-    return pads
-
-
 def norm_padding(api: str, padding, nd: int, data_format: str):
     """'SAME' / 'VALID' (upper-cased) or explicit [before, after] * nd from Paddle's forms: an
     int, nd ints, 2*nd ints (before, after per dim) or nd+2 pairs including batch/channel."""
@@ -86,14 +75,13 @@ def norm_padding(api: str, padding, nd: int, data_format: str):
     return flat
 
 
-def resolve_padding(pad, spatial, kernel, stride, dilation):
-    """Explicit pads (and dilation: Paddle's 'SAME' uses dilation 1) for a normalized padding."""
-    nd = len(kernel)
-    if pad == "VALID":
-        return [0] * (2 * nd), dilation
-    if pad == "SAME":
-        return same_pads(spatial, kernel, stride), [1] * nd
-    return pad, dilation
+def padding_attrs(api: str, padding, nd: int, data_format: str) -> tuple:
+    """(padding, padding_algorithm) op attrs from Paddle's padding forms: explicit pads with
+    "EXPLICIT", or zeros with "SAME" / "VALID" (resolved by the op at run time)."""
+    pad = norm_padding(api, padding, nd, data_format)
+    if isinstance(pad, str):
+        return [0] * (2 * nd), pad
+    return pad, "EXPLICIT"
 
 
 def _conv(api, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
@@ -102,11 +90,10 @@ def _conv(api, nd, x, weight, bias, stride, padding, dilation, groups, data_form
     dilation = to_list(api, "dilation", dilation, nd)
     if not isinstance(groups, int) or groups < 1:
         raise ValueError(f"{api}: groups must be a positive int, got {groups!r}")
-    spatial = split_channels(list(x.shape), data_format)[2]
-    pads, dilation = resolve_padding(norm_padding(api, padding, nd, data_format), spatial,
-                                     list(weight.shape[2:]), stride, dilation)
-    return call(api, x, weight, bias, stride=stride, padding=pads, dilation=dilation,
-                groups=groups, data_format=data_format)
+    pads, algorithm = padding_attrs(api, padding, nd, data_format)
+    return call(api, x, weight, bias, stride=stride, padding=pads,
+                padding_algorithm=algorithm, dilation=dilation, groups=groups,
+                data_format=data_format)
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
@@ -161,30 +148,32 @@ def _conv_transpose(api, nd, x, weight, bias, stride, padding, output_padding, d
         raise ValueError(f"{api}: groups must be a positive int, got {groups!r}")
     spatial = split_channels(list(x.shape), data_format)[2]
     kernel = list(weight.shape[2:])
-    pads, dilation = resolve_padding(norm_padding(api, padding, nd, data_format), spatial,
-                                     kernel, stride, dilation)
+    pads, algorithm = padding_attrs(api, padding, nd, data_format)
     out_pad = to_list(api, "output_padding", output_padding, nd, minimum=0)
+    eff = [1] * nd if algorithm == "SAME" else dilation  # Paddle's SAME uses dilation 1
     for i, op in enumerate(out_pad):
-        if op >= max(stride[i], dilation[i]):
+        if op >= max(stride[i], eff[i]):
             raise ValueError(f"{api}: output_padding {out_pad} must be smaller than stride "
-                             f"{stride} or dilation {dilation} in every dim")
+                             f"{stride} or dilation {eff} in every dim")
     size = None
     if output_size is not None:
         if hasattr(output_size, "numpy"):
             output_size = output_size.numpy().tolist()
         size = to_list(api, "output_size", output_size, nd)
+        known, dil = resolve_pads(algorithm, pads, spatial, kernel, stride, dilation)
         for i, (n, k) in enumerate(zip(spatial, kernel)):
             if n == -1:
                 continue
-            lo = (n - 1) * stride[i] - pads[2 * i] - pads[2 * i + 1] + dilation[i] * (k - 1) + 1
+            lo = (n - 1) * stride[i] - known[2 * i] - known[2 * i + 1] + dil[i] * (k - 1) + 1
             if not lo <= size[i] < lo + stride[i]:
                 raise ValueError(f"{api}: output_size {size} is out of range in dim {i}: it "
                                  f"must be in [{lo}, {lo + stride[i]}) for input size {n}, "
                                  f"kernel {k}, stride {stride[i]}")
         if any(out_pad):
             raise ValueError(f"{api}: give either output_size or output_padding, not both")
-    return call(api, x, weight, bias, stride=stride, padding=pads, output_padding=out_pad,
-                dilation=dilation, groups=groups, data_format=data_format, output_size=size)
+    return call(api, x, weight, bias, stride=stride, padding=pads, padding_algorithm=algorithm,
+                output_padding=out_pad, dilation=dilation, groups=groups,
+                data_format=data_format, output_size=size)
 
 
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,

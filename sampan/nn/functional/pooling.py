@@ -1,16 +1,21 @@
 """Pooling functions: max (op with argmax mask), average and Lp (a convolution with a constant
 kernel times the divisor), adaptive average (reshape-mean or matmul with an averaging matrix
-per dim), adaptive max (op), max_unpool (put_along_axis)."""
+per dim), adaptive max (op), max_unpool (put_along_axis).
+
+'SAME' padding stays an op attr (padding_algorithm) wherever the spatial size is unknown when
+the Program is built, so it is resolved against the run-time size; average pooling then
+counts the window elements with a second window sum instead of a constant table.
+"""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
+from ...backend.window import is_channel_last, same_pads, split_channels
 from ...ops.dispatch import call
-from ...ops.nn_conv import is_channel_last, split_channels
 from ...ops.nn_pool import adaptive_bounds, pool_out_len
-from .conv import check_format, norm_padding, same_pads, to_list
+from .conv import check_format, norm_padding, to_list
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
@@ -26,30 +31,51 @@ def _check_x(api: str, x, nd: int) -> None:
 
 
 def _pool_args(api, nd, x, kernel_size, stride, padding, ceil_mode, data_format):
-    """kernel, stride, explicit pads for a pooling call (Paddle's padding forms)."""
+    """kernel, stride, pads, padding_algorithm ("EXPLICIT", "SAME", "VALID"; pads are zeros
+    unless EXPLICIT) and the spatial size (-1 where unknown) of a pooling call."""
     check_format(api, data_format, nd)
     _check_x(api, x, nd)
     kernel = to_list(api, "kernel_size", kernel_size, nd)
     stride = kernel if stride is None else to_list(api, "stride", stride, nd)
     pad = norm_padding(api, padding, nd, data_format)
     spatial = split_channels(list(x.shape), data_format)[2]
-    if pad == "SAME":
+    if pad == "SAME" and ceil_mode:
+        raise ValueError(f"{api}: ceil_mode must be False when padding is 'SAME'")
+    if isinstance(pad, str):
+        return kernel, stride, [0] * (2 * nd), pad, spatial
+    return kernel, stride, pad, "EXPLICIT", spatial
+
+
+def _composite_args(api, nd, x, kernel_size, stride, padding, ceil_mode, data_format):
+    """_pool_args for the window-sum composites: 'SAME' resolved to explicit pads when the
+    spatial size is known (kept as the algorithm otherwise), plus the output size ([] when
+    unknown: ceil_mode then cannot be honoured when building)."""
+    kernel, stride, pads, algorithm, spatial = _pool_args(api, nd, x, kernel_size, stride,
+                                                          padding, ceil_mode, data_format)
+    if -1 in spatial:
         if ceil_mode:
-            raise ValueError(f"{api}: ceil_mode must be False when padding is 'SAME'")
-        pad = same_pads(spatial, kernel, stride)
-    elif pad == "VALID":
-        pad = [0] * (2 * nd)
-    return kernel, stride, pad, spatial
+            raise ValueError(f"{api}: ceil_mode=True needs the spatial size of x when the "
+                             f"program is built, got shape {list(x.shape)}")
+        return kernel, stride, pads, algorithm, spatial, []
+    if algorithm == "SAME":
+        pads = same_pads(spatial, kernel, stride)
+    out_len = [pool_out_len(n, k, s, pads[2 * i], pads[2 * i + 1], bool(ceil_mode))
+               for i, (n, k, s) in enumerate(zip(spatial, kernel, stride))]
+    if min(out_len) <= 0:
+        raise ValueError(f"{api}: kernel_size {kernel} is larger than the padded input of "
+                         f"spatial shape {spatial} (padding {pads})")
+    return kernel, stride, pads, "EXPLICIT", spatial, out_len
 
 
 def _max_pool(api, nd, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
-    kernel, stride, pads, _ = _pool_args(api, nd, x, kernel_size, stride, padding, ceil_mode,
-                                         data_format)
+    kernel, stride, pads, algorithm, _ = _pool_args(api, nd, x, kernel_size, stride, padding,
+                                                    ceil_mode, data_format)
     if return_mask and is_channel_last(data_format):
         raise ValueError(f"{api}: return_mask=True needs data_format {_CF[nd]!r}, got "
                          f"{data_format!r}")
     out, mask = call(api, x, kernel_size=kernel, stride=stride, padding=pads,
-                     ceil_mode=bool(ceil_mode), data_format=data_format)
+                     padding_algorithm=algorithm, ceil_mode=bool(ceil_mode),
+                     data_format=data_format)
     return (out, mask) if return_mask else out
 
 
@@ -117,37 +143,45 @@ def _divisor(spatial, kernel, stride, pads, out_len, exclusive):
     return total
 
 
-def _window_sum(nd, x_cf, kernel, stride, pads, out_len):
+def _window_sum(nd, x_cf, kernel, stride, pads, out_len, algorithm="EXPLICIT"):
     """Sum over each window of a channels-first x: a convolution with a ones kernel over
-    [N * C, 1, *spatial] (extra after-padding holds ceil_mode's last window)."""
-    n, c = x_cf.shape[:2]
+    [N * C, 1, *spatial] (extra after-padding holds ceil_mode's last window). With an unknown
+    spatial size (out_len []) a depthwise convolution instead, which needs no reshape."""
+    c = x_cf.shape[1]
     spatial = list(x_cf.shape[2:])
     full = list(pads)
     for i, (o, k, s) in enumerate(zip(out_len, kernel, stride)):
         full[2 * i + 1] += max((o - 1) * s + k - (spatial[i] + pads[2 * i] + pads[2 * i + 1]),
                                0)
+    conv = dict(stride=stride, padding=full, padding_algorithm=algorithm, dilation=[1] * nd,
+                data_format=_CF[nd])
+    if not out_len:
+        ones = call("full", shape=[c, 1, *kernel], fill_value=1.0, dtype=x_cf.dtype.name)
+        return call(f"conv{nd}d", x_cf, ones, None, groups=c, **conv)
     flat = call("reshape", x_cf, shape=[-1, 1, *spatial])
     ones = call("full", shape=[1, 1, *kernel], fill_value=1.0, dtype=x_cf.dtype.name)
-    out = call(f"conv{nd}d", flat, ones, None, stride=stride, padding=full, dilation=[1] * nd,
-               groups=1, data_format=_CF[nd])
+    out = call(f"conv{nd}d", flat, ones, None, groups=1, **conv)
     return call("reshape", out, shape=[-1, c, *out_len])
 
 
 def _avg_pool(api, nd, x, kernel_size, stride, padding, ceil_mode, exclusive,
               divisor_override, data_format):
-    kernel, stride, pads, spatial = _pool_args(api, nd, x, kernel_size, stride, padding,
-                                               ceil_mode, data_format)
     if x.dtype.kind != "f":
         raise TypeError(f"{api}: x must be a floating point tensor, got {x.dtype.name}")
-    out_len = [pool_out_len(n, k, s, pads[2 * i], pads[2 * i + 1], bool(ceil_mode))
-               for i, (n, k, s) in enumerate(zip(spatial, kernel, stride))]
-    if min(out_len) <= 0:
-        raise ValueError(f"{api}: kernel_size {kernel} is larger than the padded input of "
-                         f"spatial shape {spatial} (padding {pads})")
-    summed = _window_sum(nd, _to_cf(x, data_format), kernel, stride, pads, out_len)
+    kernel, stride, pads, algorithm, spatial, out_len = _composite_args(
+        api, nd, x, kernel_size, stride, padding, ceil_mode, data_format)
+    x_cf = _to_cf(x, data_format)
+    summed = _window_sum(nd, x_cf, kernel, stride, pads, out_len, algorithm)
+    scale = float(divisor_override) / math.prod(kernel) if divisor_override else 1.0
+    if not out_len:  # unknown size: count the window elements at run time
+        if exclusive and (algorithm == "SAME" or any(pads)):
+            ones = call("full_like", x_cf, fill_value=1.0, dtype=None)
+            count = _window_sum(nd, ones, kernel, stride, pads, out_len, algorithm)
+            return _from_cf(summed * (1.0 / (count * scale)), data_format)
+        return _from_cf(summed * float(1.0 / (math.prod(kernel) * scale)), data_format)
     div = _divisor(spatial, kernel, stride, pads, out_len, exclusive)
     if divisor_override:  # NOTE: Paddle rescales the average: avg * prod(kernel) / override
-        div = div * (float(divisor_override) / math.prod(kernel))
+        div = div * scale
     if (div == div.flat[0]).all():
         out = summed * float(1.0 / div.flat[0]) if div.flat[0] else summed / 0.0
     else:
@@ -357,12 +391,10 @@ def _lp_pool(api, nd, x, norm_type, kernel_size, stride, padding, ceil_mode, dat
                          ceil_mode, data_format)
     if p <= 0:
         raise ValueError(f"{api}: norm_type must be positive, got {norm_type}")
-    kernel, stride, pads, spatial = _pool_args(api, nd, x, kernel_size, stride, padding,
-                                               ceil_mode, data_format)
-    out_len = [pool_out_len(n, k, s, pads[2 * i], pads[2 * i + 1], bool(ceil_mode))
-               for i, (n, k, s) in enumerate(zip(spatial, kernel, stride))]
-    summed = _window_sum(nd, _to_cf(x ** p, data_format), kernel, stride, pads,
-                         out_len)
+    kernel, stride, pads, algorithm, _, out_len = _composite_args(
+        api, nd, x, kernel_size, stride, padding, ceil_mode, data_format)
+    summed = _window_sum(nd, _to_cf(x ** p, data_format), kernel, stride, pads, out_len,
+                         algorithm)
     return _from_cf(summed ** (1.0 / p), data_format)
 
 

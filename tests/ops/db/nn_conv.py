@@ -158,6 +158,30 @@ def ref_weight_corr(x, dout, kernel_size, stride=None, padding=None, dilation=No
     return out
 
 
+def conv_input_grad(dout, weight, x, **attrs):
+    nd = x.ndim - 2
+    full = {"stride": [1] * nd, "padding": [0] * (2 * nd), "dilation": [1] * nd,
+            "data_format": {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd], **attrs}
+    return call("_conv_input_grad", dout, weight, x, **full)
+
+
+def ref_conv_input_grad(dout, weight, x, stride=None, padding=None,
+                        padding_algorithm="EXPLICIT", dilation=None, groups=1,
+                        data_format=None):
+    """The adjoint of ref_conv in x: its transposed convolution sized like x."""
+    nd = x.ndim - 2
+    stride, dilation = stride or [1] * nd, dilation or [1] * nd
+    spatial = x.shape[1:-1] if data_format in _CL else x.shape[2:]
+    if padding_algorithm == "EXPLICIT":
+        pads = padding or [0] * (2 * nd)
+    else:
+        pairs, dilation = _pads(padding_algorithm, nd, spatial, weight.shape[2:], stride,
+                                dilation)
+        pads = [p for pair in pairs for p in pair]
+    return ref_conv_transpose(dout, weight, None, stride, pads, 0, dilation, groups,
+                              list(spatial), data_format or "NCHW")
+
+
 def _r(rng, dtype):
     def r(*shape):
         return rng.uniform(-1, 1, shape).astype(dtype)
@@ -258,6 +282,23 @@ def _fold_samples(rng, dtype):
                                             "dilations": [1, 2]}, name="pads-dilation")]
 
 
+def _input_grad_samples(rng, dtype):
+    r = _r(rng, dtype)
+    return [Sample((r(2, 3, 4, 5), r(3, 2, 3, 3), r(2, 2, 7, 9)),
+                   {"stride": [2, 2], "padding_algorithm": "SAME"}, name="same-odd"),
+            Sample((r(1, 4, 3, 3), r(3, 2, 3, 2), r(1, 8, 6, 2)),
+                   {"stride": [2, 2], "padding_algorithm": "SAME", "dilation": [2, 2],
+                    "data_format": "NHWC"}, name="same-even-nhwc"),
+            Sample((r(1, 4, 2, 5), r(4, 1, 3, 2), r(1, 2, 5, 4)),
+                   {"stride": [2, 1], "padding": [1, 0, 2, 1], "dilation": [1, 2],
+                    "groups": 2}, name="explicit-groups"),
+            Sample((r(1, 16, 3), r(16, 16, 2), r(1, 16, 4)), {"padding": [0, 0]},
+                   name="1d-shifted"),
+            Sample((r(1, 2, 1, 1, 2), r(2, 2, 2, 2, 1), r(1, 2, 3, 3, 3)),
+                   {"stride": [2, 2, 2], "padding_algorithm": "VALID"}, name="3d-valid"),
+            Sample((r(0, 2, 2, 2), r(2, 2, 2, 2), r(0, 2, 3, 3)), name="empty")]
+
+
 def _weight_corr_samples(rng, dtype):
     r = _r(rng, dtype)
     return [Sample((r(1, 16, 3, 3), r(1, 2, 3, 2), [2, 2]), {"padding": [1, 0, 0, 0]},
@@ -310,6 +351,8 @@ ENTRIES = [
     _entry("im2col", F.unfold, ref_unfold, _unfold_samples),
     _entry("fold", F.fold, ref_fold, _fold_samples),
     _entry("_conv_weight_corr", weight_corr, ref_weight_corr, _weight_corr_samples),
+    _entry("_conv_input_grad", conv_input_grad, ref_conv_input_grad, _input_grad_samples,
+           grad_args=(0, 1)),
     OpEntry("_relu_mask_mul", relu_mask_mul, ref_relu_mask_mul, _relu_mask_samples,
             grad_args=(0,)),
 ]

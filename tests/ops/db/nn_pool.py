@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 
 import sampan.nn.functional as F
+from sampan.ops.dispatch import call
 from tests.ops.op_db import OpEntry, Sample
 
 _CL = ("NLC", "NHWC", "NDHWC")
@@ -130,7 +131,26 @@ def _adaptive_samples(nd):
     return samples
 
 
+def reshape_like(x, like):
+    return call("_reshape_like", x, like)
+
+
+def ref_reshape_like(x, like):
+    return x.reshape(like.shape)
+
+
+def _reshape_like_samples(rng, dtype):
+    def r(*shape):
+        return rng.uniform(-1, 1, shape).astype(dtype)
+    return [Sample((r(2, 3, 4), r(2, 3, 2, 2)), name="split-last"),
+            Sample((r(6, 2).T, r(12)), name="non-contiguous-flatten"),
+            Sample((r(1), r()), name="0-d"),
+            Sample((r(0, 3), r(3, 0)), name="empty")]
+
+
 ENTRIES = [
+    OpEntry("_reshape_like", reshape_like, ref_reshape_like, _reshape_like_samples,
+            grad_args=(0,)),
     OpEntry("max_pool2d", _with_mask(F.max_pool2d), _ref_with_mask, _pool2d_samples),
     OpEntry("max_pool1d", _with_mask(F.max_pool1d), _ref_with_mask, _pool1d_samples),
     OpEntry("max_pool3d", _with_mask(F.max_pool3d), _ref_with_mask, _pool3d_samples),

@@ -1,0 +1,336 @@
+"""Convolution kernels (framework-free, `xp`-style arrays, channels first).
+
+One N-d kernel serves every rank: stride-1 ungrouped convolutions with enough channels are
+sums of shifted GEMMs over the flattened padded input (no im2col copy); the others im2col
+through a strided window view copied once, then a batched BLAS matmul. The weight gradient
+(`weight_corr_array`) has the same two strategies. The transposed convolution is a matmul
+followed by col2im (strided adds over the kernel or the input positions, whichever are
+fewer), or at stride 1 a convolution with the flipped kernel. Padding is explicit
+[before, after] per spatial dim (negative crops). Big enough convolutions run their batch
+chunks on the kernel thread pool (backend/threads.py). Imports only `backend`.
+"""
+from __future__ import annotations
+
+import math
+
+from .threads import run_parts
+from .window import (conv_out_len, col2im_array, im2col_array, multi_range, pad_spatial,
+                     pad_pairs, window_view)
+
+# --- stride-1 convolutions as shifted GEMMs ----------------------------------------------------
+# With the padded spatial dims flattened (row-major, a zero tail appended), the window offset
+# k of a stride-1 convolution is a constant shift of the flat index: the input rows that
+# offset k needs are one contiguous slice buf[:, :, off_k : off_k + L]. So the convolution is
+# a sum over offsets of plain GEMMs on slices (no im2col copy); positions computed in the
+# padding columns of the flat layout are cropped at the end. The GEMM depth is C; for few
+# channels the shifts of the last kernel dim are stacked first (depth C * k_last).
+
+_SHIFT_DEPTH = 16  # below this GEMM depth (channels) per-offset GEMMs lose to im2col
+
+
+def shift_mode(c: int, kernel, stride, groups: int) -> str:
+    """'shift' (one GEMM per kernel offset), 'stack' (the last kernel dim stacked into the
+    GEMM depth) or 'im2col' for a convolution over c input channels."""
+    if groups != 1 or any(s != 1 for s in stride) or not kernel:
+        return "im2col"
+    if c >= _SHIFT_DEPTH:
+        return "shift"
+    if c * kernel[-1] >= 24 and math.prod(kernel) > kernel[-1]:
+        return "stack"
+    return "im2col"
+
+
+class _FlatGeometry:
+    """Offsets and lengths of a stride-1 window layout over padded spatial dims."""
+
+    def __init__(self, padded, kernel, dilation):
+        nd = len(padded)
+        self.padded = list(padded)
+        self.steps = [math.prod(padded[i + 1:]) for i in range(nd)]
+        self.out_len = [p - d * (k - 1) for p, k, d in zip(padded, kernel, dilation)]
+        self.tail = sum((k - 1) * d * st for k, d, st in
+                        zip(kernel[1:], dilation[1:], self.steps[1:]))
+        self.total = math.prod(padded) + self.tail
+        self.length = self.out_len[0] * self.steps[0]  # flat positions computed per offset
+
+    def offsets(self, kernel, dilation):
+        return [sum(kk * d * st for kk, d, st in zip(k, dilation, self.steps))
+                for k in multi_range(kernel)]
+
+    def crop(self, flat):
+        """(A, B, length) flat results -> a (A, B, *out_len) view."""
+        full = flat.reshape(tuple(flat.shape[:2]) + (self.out_len[0],) + tuple(self.padded[1:]))
+        return full[(Ellipsis,) + tuple(slice(0, o) for o in self.out_len[1:])]
+
+    def embed(self, xp, y):
+        """(A, B, *out_len) -> (A, B, length) zero-filled at the padding columns."""
+        a, b = y.shape[:2]
+        if self.out_len[1:] == self.padded[1:]:
+            return y.reshape(a, b, self.length)
+        buf = xp.zeros((a, b, self.out_len[0]) + tuple(self.padded[1:]), y.dtype)
+        buf[(Ellipsis,) + tuple(slice(0, o) for o in self.out_len[1:])] = y
+        return buf.reshape(a, b, self.length)
+
+
+_CHUNK_BYTES = 1 << 20  # per batch chunk: keeps the GEMM operands and sums in the L2 cache
+
+# --- batch chunks on worker threads ------------------------------------------------------------
+# The GEMMs of these convolutions are too small for BLAS's own threading to pay off, so big
+# enough convolutions run their batch chunks on the kernel thread pool (backend/threads.py:
+# NumPy releases the GIL in matmul and copies; BLAS is pinned to one thread meanwhile).
+# Chunks depend on the shapes only, never on the thread count, and weight-gradient partial
+# sums are added in chunk order, so results are bitwise the same with any number of threads.
+# Work below _PAR_FLOPS multiply-adds (about 1 ms) stays in one piece on the calling thread:
+# the hand-offs cost more than they save on small convolutions (LeNet, batch-1 inference).
+
+_PAR_FLOPS = 20_000_000
+_COPY_CHUNK_BYTES = 4 << 20  # im2col / col2im chunks: fewer, bigger (those copies stream)
+
+
+def _split_batch(n: int, flops: int) -> bool:
+    """Whether a convolution of n samples and `flops` multiply-adds is cut into >= 2 chunks."""
+    return n >= 2 and flops >= _PAR_FLOPS
+
+
+def _batch_chunks(n: int, per_sample: int, split: bool = False, limit: int = 0) -> list:
+    """Near-equal batch ranges of about `limit` (default _CHUNK_BYTES) bytes each; with
+    `split` an even count >= 2 (so that two workers share them evenly)."""
+    step = max(1, min(n, (limit or _CHUNK_BYTES) // max(per_sample, 1)))
+    k = -(-n // step) if n else 1
+    if split:
+        k = min(n, max(2, k + k % 2))
+    return [(n * i // k, n * (i + 1) // k) for i in range(k)]
+
+
+def _sum_in_order(parts):
+    """parts[0] + parts[1] + ... accumulated left to right into parts[0]."""
+    out = parts[0]
+    for p in parts[1:]:
+        out += p
+    return out
+
+
+class _ShiftPlan:
+    """The flat layout of x (negative pads cropped) for a stride-1 conv with `kernel`: flat
+    padded sample chunks (optionally stacked over the last kernel dim) and the GEMM offsets."""
+
+    def __init__(self, xp, x, pads, kernel, dilation, mode):
+        crop = [min(p, 0) for p in pads]
+        self.x = pad_spatial(xp, x, crop) if any(crop) else x
+        self.pos = pad_pairs([max(p, 0) for p in pads])
+        padded = [m + b + a for m, (b, a) in zip(self.x.shape[2:], self.pos)]
+        self.geo = _FlatGeometry(padded, kernel, dilation)
+        self.stack = (kernel[-1], dilation[-1]) if mode == "stack" else None
+        rest = kernel[:-1] if self.stack else kernel
+        self.offsets = self.geo.offsets(rest, dilation[:len(rest)])
+        self.depth = x.shape[1] * (kernel[-1] if self.stack else 1)
+
+    def source(self, xp, a, b):
+        """(b - a, depth, span) flat padded samples a..b, shifted copies stacked if asked."""
+        x = self.x[a:b]
+        n, c = x.shape[:2]
+        geo = self.geo
+        buf = xp.zeros((n, c, geo.total), x.dtype)
+        inner = tuple(slice(p, p + m) for (p, _), m in zip(self.pos, x.shape[2:]))
+        buf[:, :, :math.prod(geo.padded)].reshape((n, c) + tuple(geo.padded))[
+            (Ellipsis,) + inner] = x
+        if self.stack is None:
+            return buf
+        k_last, d_last = self.stack
+        span = geo.total - (k_last - 1) * d_last
+        cols = xp.empty((n, k_last, c, span), x.dtype)
+        for j in range(k_last):
+            cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
+        return cols.reshape(n, k_last * c, span)
+
+    def sample_bytes(self, o: int, itemsize: int) -> int:
+        return itemsize * (self.depth * self.geo.total + 2 * o * self.geo.length)
+
+
+def shift_conv_array(xp, x, w, pads, dilation, mode, split=False):
+    """Channels-first stride-1 convolution of x (N, C, *S) with w (O, C, *K), groups 1."""
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    kernel = tuple(w.shape[2:])
+    plan = _ShiftPlan(xp, x, pads, kernel, dilation, mode)
+    if plan.stack:
+        mats = xp.transpose(w.reshape(o, c, -1, kernel[-1]), (2, 0, 3, 1))
+        mats = xp.ascontiguousarray(mats).reshape(-1, o, kernel[-1] * c)
+    else:
+        mats = xp.ascontiguousarray(xp.transpose(w.reshape(o, c, -1), (2, 0, 1)))
+    length = plan.geo.length
+    out = xp.empty((n, o) + tuple(plan.geo.out_len), x.dtype)
+
+    def chunk(ab):
+        a, b = ab
+        src = plan.source(xp, a, b)
+        acc = xp.matmul(mats[0], src[:, :, plan.offsets[0]:plan.offsets[0] + length])
+        tmp = xp.empty_like(acc)
+        for mat, off in zip(mats[1:], plan.offsets[1:]):
+            xp.matmul(mat, src[:, :, off:off + length], out=tmp)
+            acc += tmp
+        out[a:b] = plan.geo.crop(acc)
+    run_parts(chunk, _batch_chunks(n, plan.sample_bytes(o, x.itemsize), split), split)
+    return out
+
+
+def shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split=False):
+    """sum over n and positions of g (N, O, *out) times the windows of x (N, C, *S) at each
+    kernel offset: (O, C, *kernel), for stride 1 and groups 1 (the weight gradient)."""
+    n, c = x.shape[:2]
+    o = g.shape[1]
+    kernel = tuple(kernel)
+    plan = _ShiftPlan(xp, x, pads, kernel, dilation, mode)
+    length = plan.geo.length
+
+    def chunk(ab):
+        a, b = ab
+        src = plan.source(xp, a, b)
+        gflat = plan.geo.embed(xp, g[a:b])
+        part = xp.empty((len(plan.offsets), o, plan.depth), x.dtype)
+        for r, off in enumerate(plan.offsets):
+            cols = xp.swapaxes(src[:, :, off:off + length], 1, 2)
+            xp.sum(xp.matmul(gflat, cols), axis=0, out=part[r])
+        return part
+    res = _sum_in_order(run_parts(chunk, _batch_chunks(
+        n, plan.sample_bytes(o, x.itemsize), split), split))
+    # res[r, o, (j, c)] -> (O, C, *rest, k_last)
+    kl = kernel[-1] if plan.stack else 1
+    res = res.reshape((len(plan.offsets), o, kl, c))
+    return xp.ascontiguousarray(xp.transpose(res, (1, 3, 0, 2))).reshape((o, c) + kernel)
+
+
+def conv_array(xp, x, w, stride, pads, dilation, groups):
+    """Channels-first N-d convolution (cross-correlation) of x (N, C, *S) with w (O, C/g, *K)."""
+    n, c = x.shape[:2]
+    o, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    kp = math.prod(kernel)
+    out_len = [conv_out_len(m, k, s, pb, pa, d) for m, k, s, (pb, pa), d in
+               zip(x.shape[2:], kernel, stride, pad_pairs(pads), dilation)]
+    split = _split_batch(n, n * o * cg * kp * math.prod(out_len))
+    mode = shift_mode(c, kernel, stride, groups)
+    if mode != "im2col" and x.size and w.size:
+        return shift_conv_array(xp, x, w, pads, dilation, mode, split)
+    if cg == 1 and o == groups and c == groups:  # depthwise: multiply-adds over the kernel
+        xpad = pad_spatial(xp, x, pads)
+        out_len = [conv_out_len(m, k, s, 0, 0, d)
+                   for m, k, s, d in zip(xpad.shape[2:], kernel, stride, dilation)]
+        win = window_view(xp, xpad, kernel, stride, dilation, out_len)
+        wk = w.reshape((1, c) + (1,) * len(kernel) + (kp,))
+        out = xp.zeros((n, c) + tuple(out_len), x.dtype)
+        for idx, k in enumerate(multi_range(kernel)):
+            out += win[(Ellipsis,) + k] * wk[..., idx]
+        return out
+    if not split:
+        return _im2col_conv(xp, x, w, stride, pads, dilation, groups)
+    out = xp.empty((n, o) + tuple(out_len), x.dtype)
+
+    def chunk(ab):
+        out[ab[0]:ab[1]] = _im2col_conv(xp, x[ab[0]:ab[1]], w, stride, pads, dilation, groups)
+    per_sample = x.itemsize * c * kp * max(math.prod(out_len), 1)
+    run_parts(chunk, _batch_chunks(n, per_sample, True, _COPY_CHUNK_BYTES))
+    return out
+
+
+def _im2col_conv(xp, x, w, stride, pads, dilation, groups):
+    """conv_array through an im2col copy and one batched matmul."""
+    n, c = x.shape[:2]
+    o, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    kp = math.prod(kernel)
+    cols = im2col_array(xp, x, kernel, stride, pads, dilation)
+    out_len = cols.shape[2 + len(kernel):]
+    p = math.prod(out_len)
+    if groups == 1:
+        out = xp.matmul(w.reshape(o, c * kp), cols.reshape(n, c * kp, p))
+    else:
+        out = xp.matmul(w.reshape(groups, o // groups, cg * kp),
+                        cols.reshape(n, groups, cg * kp, p))
+    return out.reshape((n, o) + tuple(out_len))
+
+
+def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
+    """Channels-first transposed convolution: x (N, Cin, *I), w (Cin, O/g, *K) -> (N, O, *size)."""
+    n, cin = x.shape[:2]
+    og = w.shape[1]
+    kernel = w.shape[2:]
+    inp = x.shape[2:]
+    kp, ip = math.prod(kernel), math.prod(inp)
+    cg = cin // groups
+    if all(s == 1 for s in stride) and (cin <= og * groups or shift_mode(
+            cin, kernel, stride, groups) != "im2col"):
+        # stride 1: a convolution with the flipped, in/out-swapped kernel; as shifted GEMMs
+        # it needs no copies, and its im2col (cin * K rows) moves less memory than matmul +
+        # col2im (og * groups * K rows) when cin <= og * groups
+        pads_c = []
+        for i, (m, k, d) in enumerate(zip(inp, kernel, dilation)):
+            natural = m - 1 - pads[2 * i] - pads[2 * i + 1] + d * (k - 1) + 1
+            pads_c += [d * (k - 1) - pads[2 * i], d * (k - 1) - pads[2 * i + 1]
+                       + size[i] - natural]
+        wc = xp.swapaxes(w.reshape((groups, cg, og) + tuple(kernel)), 1, 2)
+        wc = wc.reshape((groups * og, cg) + tuple(kernel))
+        wc = xp.ascontiguousarray(wc[(Ellipsis,) + (slice(None, None, -1),) * len(kernel)])
+        return conv_array(xp, x, wc, [1] * len(kernel), pads_c, dilation, groups)
+    if _split_batch(n, n * cin * og * kp * ip):
+        out = xp.empty((n, groups * og) + tuple(size), x.dtype)
+
+        def chunk(ab):
+            out[ab[0]:ab[1]] = _matmul_col2im(xp, x[ab[0]:ab[1]], w, size, stride, pads,
+                                              dilation, groups)
+        per_sample = x.itemsize * groups * og * kp * ip
+        run_parts(chunk, _batch_chunks(n, per_sample, True, _COPY_CHUNK_BYTES))
+        return out
+    return _matmul_col2im(xp, x, w, size, stride, pads, dilation, groups)
+
+
+def _matmul_col2im(xp, x, w, size, stride, pads, dilation, groups):
+    """conv_transpose_array as one batched matmul followed by col2im."""
+    n, cin = x.shape[:2]
+    og = w.shape[1]
+    kernel = w.shape[2:]
+    inp = x.shape[2:]
+    kp, ip = math.prod(kernel), math.prod(inp)
+    cg = cin // groups
+    if cg == 1 and og == 1:  # depthwise
+        cols = x.reshape(n, cin, 1, ip) * w.reshape(1, cin, kp, 1)
+    elif groups == 1:
+        cols = xp.matmul(w.reshape(cin, og * kp).T, x.reshape(n, cin, ip))
+    else:
+        wt = xp.swapaxes(w.reshape(groups, cg, og * kp), 1, 2)
+        cols = xp.matmul(wt, x.reshape(n, groups, cg, ip))
+    cols = cols.reshape((n, groups * og) + tuple(kernel) + tuple(inp))
+    return col2im_array(xp, cols, size, stride, pads, dilation)
+
+
+def add_bias(xp, out, bias):
+    if bias is not None:
+        out += bias.reshape((1, -1) + (1,) * (out.ndim - 2))
+    return out
+
+
+def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
+    """The kernel of _conv_weight_corr: (A, C/G, *kernel) from x (N, C, *S), g (N, A, *out)."""
+    n, c = x.shape[:2]
+    a = g.shape[1]
+    kp = math.prod(kernel)
+    p = math.prod(g.shape[2:])
+    split = _split_batch(n, n * a * (c // groups) * kp * p)
+    mode = shift_mode(c, kernel, stride, groups)
+    if mode != "im2col" and x.size and g.size:
+        return shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split)
+
+    def chunk(ab):
+        m = ab[1] - ab[0]
+        cols = im2col_array(xp, x[ab[0]:ab[1]], kernel, stride, pads, dilation)
+        g3 = g[ab[0]:ab[1]].reshape(m, groups, a // groups, p)
+        c3 = cols.reshape(m, groups, c // groups * kp, p)
+        return xp.matmul(g3, xp.swapaxes(c3, -1, -2)).sum(axis=0)
+    if not split:
+        out = chunk((0, n))
+    else:
+        per_sample = x.itemsize * (c * kp + a) * p
+        out = _sum_in_order(run_parts(chunk, _batch_chunks(n, per_sample, True,
+                                                           _COPY_CHUNK_BYTES)))
+    return out.reshape((a, c // groups) + tuple(kernel))
+
