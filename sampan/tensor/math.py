@@ -1,4 +1,5 @@
-"""Public math functions (paddle.add, paddle.exp, paddle.clip, ...) over dispatch.
+"""Public math functions over dispatch: the elementwise ones (math_binary.py, math_unary.py,
+math_trig.py, re-exported here) and round, logit, clip, scale, lerp, add_n, addmm, ...
 
 Imports `framework` and `ops`.
 """
@@ -7,71 +8,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
+from . import math_binary, math_trig, math_unary
 from ._helpers import binary, check_inplace, scalar_array
+from .math_binary import *  # noqa: F401,F403
+from .math_trig import *  # noqa: F401,F403
+from .math_unary import *  # noqa: F401,F403
 
-_BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow",
-           "maximum", "minimum", "fmax", "fmin", "atan2", "heaviside", "logaddexp", "gcd",
-           "lcm", "hypot", "nextafter", "copysign"]
-_UNARY = ["exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "square", "abs",
-          "sign", "sgn", "neg", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan",
-          "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf", "erfinv",
-          "lgamma", "digamma", "floor", "ceil", "trunc", "frac", "deg2rad", "rad2deg",
-          "real", "imag", "conj", "angle", "i0", "i0e", "i1", "i1e", "frexp"]
-
-__all__ = _BINARY + ["mod", "floor_mod"] + _UNARY + [
+__all__ = math_binary.__all__ + math_unary.__all__ + math_trig.__all__ + [
     "round", "logit", "stanh", "polygamma", "clip", "scale", "lerp", "add_n", "addmm",
     "multiplex", "nan_to_num", "increment", "complex", "ldexp", "multigammaln", "polar"]
-
-_ARGS = """
-    Args:
-        {args}
-        name (str, optional): unused; kept for Paddle compatibility.
-
-    Returns:
-        Tensor: the elementwise result{bcast}.
-"""
-
-
-def _binary_fn(op_name: str):
-    op = REGISTRY[op_name]
-
-    def fn(x, y, name=None):
-        return binary(op, x, y)
-    fn.__name__ = fn.__qualname__ = op_name
-    fn.__doc__ = op.__doc__.split("\n")[0] + _ARGS.format(
-        args="x (Tensor|scalar): the first operand.\n"
-             "        y (Tensor|scalar): the second operand, broadcast against x.",
-        bcast=", in the broadcast shape of x and y")
-    return fn
-
-
-def _unary_fn(op_name: str):
-    op = REGISTRY[op_name]
-
-    def fn(x, name=None):
-        return dispatch(op, (x,))
-    fn.__name__ = fn.__qualname__ = op_name
-    fn.__doc__ = op.__doc__.split("\n")[0] + _ARGS.format(args="x (Tensor): the input.",
-                                                          bcast=", shaped like x")
-    return fn
-
-
-for _name in _BINARY:
-    globals()[_name] = _binary_fn(_name)
-for _name in _UNARY:
-    globals()[_name] = _unary_fn(_name)
-mod = floor_mod = globals()["remainder"]
-
-globals()["add"].__doc__ += """
-    Examples:
-        >>> import sampan as paddle
-        >>> paddle.add(paddle.to_tensor([1., 2.]), paddle.to_tensor([3., 4.]))
-        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
-               [4., 6.])
-"""
 
 
 def _np_dtype(x):
@@ -154,7 +102,7 @@ def polygamma(x, n, name=None):
 
 
 def _bound(x, value, api: str, arg: str):
-    if value is None or isinstance(value, Tensor) or getattr(value, "_is_variable", False):
+    if value is None or is_tensor_or_variable(value):
         return value
     _check_number(api, arg, value)
     return np.asarray(value, dtype=_np_dtype(x))
@@ -199,7 +147,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         Tensor: same shape and dtype as x.
     """
     _check_number("scale", "bias", bias, False)
-    if isinstance(scale, Tensor) or getattr(scale, "_is_variable", False):
+    if is_tensor_or_variable(scale):
         b = scalar_array(x, float(bias)) if isinstance(x, Tensor) else float(bias)
         out = x * scale + b if bias_after_scale else (x + b) * scale
         out = call("cast", out, dtype=x.dtype.name) if out.dtype != x.dtype else out
@@ -226,7 +174,7 @@ def lerp(x, y, weight, name=None):
     Returns:
         Tensor: in the broadcast shape of x, y and weight.
     """
-    if not isinstance(weight, Tensor) and not getattr(weight, "_is_variable", False):
+    if not is_tensor_or_variable(weight):
         _check_number("lerp", "weight", weight, False)
         weight = scalar_array(x, float(weight))
     return dispatch(REGISTRY["lerp"], (x, y, weight))
@@ -242,7 +190,7 @@ def add_n(inputs, name=None):
     Returns:
         Tensor: the elementwise sum.
     """
-    if isinstance(inputs, Tensor) or getattr(inputs, "_is_variable", False):
+    if is_tensor_or_variable(inputs):
         inputs = [inputs]
     return dispatch(REGISTRY["add_n"], (list(inputs),))
 
@@ -366,7 +314,7 @@ def ldexp(x, y, name=None):
         Tensor: float, in the broadcast shape of x and y.
     """
     for arg, v in (("x", x), ("y", y)):
-        if not isinstance(v, Tensor) and not getattr(v, "_is_variable", False):
+        if not is_tensor_or_variable(v):
             raise TypeError(f"ldexp: {arg} must be a Tensor, got {type(v).__name__}")
     x = _float_of(x)
     dtype = _dt.convert_dtype(x.dtype)
