@@ -153,12 +153,34 @@ def convert_len(x):
 
 
 def convert_shape(x):
-    """`x.shape`: a Variable's unknown dims read as int64 tensors."""
+    """`x.shape`: a Variable's unknown (-1) dims read as int64 tensors (its run-time size),
+    so `x.sum() / x.shape[0]` and `range(x.shape[0])` stay right for any batch size."""
     shape = x.shape
     if is_var(x) and any(d < 0 for d in shape):
         dyn = T.shape(x)
-        return [d if d >= 0 else dyn[k] for k, d in enumerate(shape)]
+        out = list(shape)
+        for k, d in enumerate(shape):
+            if d < 0:
+                out[k] = dyn[k]
+                out[k]._sp_dim_of = (x, k)
+        return out
     return shape
+
+
+def _reshape(fn):
+    """reshape(x, shape) with run-time dims from convert_shape in `shape`: x's own dim at
+    the same position becomes 0 (copy the input dim) and a single remaining one -1 (infer),
+    so `x.reshape([x.shape[0], -1])` works for an unknown batch."""
+    @functools.wraps(fn)
+    def call(x, shape, *args, **kwargs):
+        if isinstance(shape, (list, tuple)) and any(is_var(d) for d in shape):
+            shape = [0 if is_var(d) and getattr(d, "_sp_dim_of", (None, -1))[0] is x and
+                     d._sp_dim_of[1] == k else d for k, d in enumerate(shape)]
+            if sum(is_var(d) for d in shape) == 1 and \
+                    not any(not is_var(d) and d == -1 for d in shape):
+                shape = [-1 if is_var(d) else d for d in shape]
+        return fn(x, shape, *args, **kwargs)
+    return call
 
 
 _CASTS = {int: "int64", float: None, bool: "bool"}
@@ -227,6 +249,7 @@ def _builtins() -> dict:
     for name in ("stack", "concat"):
         fn = getattr(T, name)
         table[fn] = _tensor_array_aware(fn, name)
+    table[T.reshape] = _reshape(T.reshape)
     return table
 
 
@@ -265,6 +288,8 @@ def convert_call(fn):
         owner = fn.__self__
         if is_var(owner) and fn.__name__ in ("numpy", "item", "tolist"):
             return _value_guard(fn)
+        if is_var(owner) and fn.__name__ == "reshape":
+            return functools.partial(_reshape(T.reshape), owner)
         return transform.convert_function(fn)
     original = _original(fn)
     if original is not None:

@@ -198,3 +198,22 @@ def while_tensor_cond_and_python(x):
         x = x + 1
         i += 1
     return x, i
+
+
+@case(lambda: (rand(4, 6),), dynamic=True)
+def dynamic_shape_arithmetic(x):
+    b = x.shape[0]
+    mean = x.sum() / b
+    flat = x.reshape([x.shape[0], -1])
+    s = 0
+    for i in range(x.shape[0]):
+        s = s + i
+    return mean, flat.reshape([b, 3, 2]).sum(2), s
+
+
+@case(lambda: (rand(4, 6),), dynamic=True)
+def dynamic_flatten_mlp(x):
+    h = paddle.tanh(x.reshape([x.shape[0], 2, 3])).reshape([-1, 6])
+    if h.mean() > 0:
+        h = h * 2
+    return h.sum(1)
