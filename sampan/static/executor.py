@@ -16,6 +16,8 @@ they read is an explicit op input). See sampan/ops/control_flow.py.
 """
 from __future__ import annotations
 
+import linecache
+
 import contextlib
 import warnings
 import weakref
@@ -309,12 +311,25 @@ def _run_steps(program: Program, plan: Plan, env: list, extra: dict) -> None:
                 out = compute(xp, *vals, **attrs)
                 env[outs[0]] = out if out.__class__ is _ND else _asarray(out)
         except Exception as err:
-            where = f"block {plan.block_idx} " if plan.block_idx else ""
-            raise type(err)(f"Executor: {where}op #{k} "
-                            f"({program.block(plan.block_idx).ops[k].type}) failed: {err}"
-                            ) from err
+            _reraise(err, program.block(plan.block_idx), k)
         for i in frees:
             env[i] = None
+
+
+def _reraise(err: Exception, block, k: int):
+    """Re-raise a kernel error naming the op and the user's line that built it."""
+    op = block.ops[k]
+    where = f"block {block.idx} " if block.idx else ""
+    msg = f"Executor: {where}op #{k} ({op.type}) failed: {err}"
+    if op.loc:
+        source = linecache.getline(op.loc[0], op.loc[1]).strip()
+        msg += f"\n  the op was built at {op.loc[0]}, line {op.loc[1]}" + (
+            f":\n    {source}" if source else "")
+    try:
+        new = type(err)(msg)
+    except Exception:  # an exception type whose constructor takes other arguments
+        new = RuntimeError(msg)
+    raise new from err
 
 
 def _writable(vals: list, update: tuple) -> bool:

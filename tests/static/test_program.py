@@ -197,3 +197,16 @@ def test_each_operator_records_the_user_line_that_built_it():
     again = static.Program.parse_from_string(static.serialize_program([x], [y], program=main))
     assert [op.loc for op in again.global_block().ops if op.type == "exp"] == [(__file__, line)]
     assert main.clone().global_block().ops[-1].loc == exp_op.loc
+
+
+def test_a_kernel_error_at_run_time_names_the_user_line_that_built_the_op():
+    main = static.Program()
+    with static_guard(main, static.Program()):
+        x = static.data("x", [-1, 3], "float32")
+        y = paddle.reshape(x, [4, -1])  # fails at run time for 3 rows
+    line = sys._getframe().f_lineno - 1
+    with pytest.raises(ValueError) as info:
+        static.Executor().run(main, feed={"x": np.ones((3, 3), "float32")}, fetch_list=[y])
+    text = str(info.value)
+    assert "reshape" in text and f"{__file__}, line {line}" in text
+    assert "paddle.reshape(x, [4, -1])" in text
