@@ -48,11 +48,20 @@ def return_value(v):
 
 # --- if / while ------------------------------------------------------------------------------
 
-def convert_ifelse(pred, true_fn, false_fn, get_args, set_args, names) -> None:
-    """`if pred:` with branches true_fn/false_fn that change the names via set_args."""
+def _no_effects(effects, what: str) -> None:
+    if effects:
+        raise Unsupported(f"'{effects[0]}' is changed inside a tensor-dependent {what}: a "
+                          f"Python side effect that depends on a tensor value cannot be "
+                          f"kept in a static graph")
+
+
+def convert_ifelse(pred, true_fn, false_fn, get_args, set_args, names, effects=()) -> None:
+    """`if pred:` with branches true_fn/false_fn that change the names via set_args;
+    `effects` lists attribute changes in the branches (Unsupported under a tensor pred)."""
     if not is_var(pred):
         (true_fn if _truth(pred) else false_fn)()
         return
+    _no_effects(effects, "if")
     init = list(get_args()) if get_args is not None else []
 
     def runner(fn):
@@ -75,12 +84,13 @@ def convert_ifelse_expr(pred, true_value, false_value):
                        ["<ternary>"])[0]
 
 
-def convert_while_loop(cond_fn, body_fn, get_args, set_args, names) -> None:
+def convert_while_loop(cond_fn, body_fn, get_args, set_args, names, effects=()) -> None:
     """`while cond:`; a condition that is (or becomes) a Variable hands the loop, with its
     current state, to a `while_loop` op."""
     while True:
         c = cond_fn()
         if is_var(c):
+            _no_effects(effects, "loop")
             static_while(cond_fn, body_fn, get_args, set_args, names)
             return
         if not _truth(c):

@@ -319,3 +319,24 @@ def test_convert_call_unwraps_static_functions_and_maps_builtins():
     assert convert_call(sf) is convert_function(golden_if)
     assert convert_call(len) is not len and convert_call(print) is not print
     assert convert_call(paddle.matmul) is paddle.matmul
+
+
+class Stateful:
+    def __init__(self):
+        self.calls = 0
+        self.log = []
+
+    def step(self, x):
+        if x.sum() > 0:
+            self.calls += 1
+            self.log.append(x)
+        return x * 2
+
+
+def test_tensor_dependent_side_effects_are_unsupported():
+    s = Stateful()
+    c = convert_function(s.step)
+    assert float(c(paddle.to_tensor([1.0]))) == 2.0 and s.calls == 1 and len(s.log) == 1
+    assert "effects=('self.calls', 'self.log')" in c.__func__.__sampan_code__
+    with pytest.raises(Unsupported, match="'self.calls' is changed inside a tensor-dependent if"):
+        _trace(s.step, ([1], "float32"))

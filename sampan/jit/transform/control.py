@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from .base import (Counter, assign, bound_names, call, const, declared, funcdef, is_generated,
-                   jst, located, name, param_names, scope_walk)
+from .base import (MUTATORS, Counter, assign, bound_names, call, const, declared, funcdef,
+                   is_generated, jst, located, name, param_names, scope_walk)
 
 _CONSTRUCTS = (ast.If, ast.While, ast.For)
 
@@ -89,6 +89,36 @@ def _names_tuple(names: list) -> ast.Tuple:
     return ast.Tuple(elts=[const(n) for n in names], ctx=ast.Load())
 
 
+def _effects(stmts: list) -> list:
+    """Python side effects in `stmts` that graph control flow cannot select at run time:
+    attribute assignments (`self.n = ...`) and in-place calls on attributes
+    (`self.cache.append(...)`), as source text."""
+    out = []
+    nodes = sorted((n for n in scope_walk(stmts) if hasattr(n, "lineno")),
+                   key=lambda n: (n.lineno, n.col_offset))
+    for node in nodes:
+        target = None
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for t in getattr(node, "targets", None) or [node.target]:
+                if isinstance(t, ast.Attribute):
+                    target = t
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in MUTATORS and isinstance(node.func.value, ast.Attribute)):
+            target = node.func.value
+        if target is not None:
+            text = ast.unparse(target)
+            if text not in out:
+                out.append(text)
+    return out
+
+
+def _with_effects(run: ast.Expr, stmts: list) -> ast.Expr:
+    effects = _effects(stmts)
+    if effects:
+        run.value.keywords.append(ast.keyword(arg="effects", value=_names_tuple(effects)))
+    return run
+
+
 class ForTransformer(_ScopedTransformer):
     """`for t in it: body` -> an index-driven while loop:
     `__for_it_N = _jst.convert_iter(it)`; `while _jst.for_has_next(__for_it_N, __for_i_N):
@@ -129,8 +159,9 @@ class WhileTransformer(_ScopedTransformer):
         cond = funcdef(f"__while_cond_{k}", [], [ast.Return(value=node.test)])
         body = funcdef(f"__while_body_{k}", [], self.decl(names) + node.body)
         fns, get, put = self.state_fns(k, names)
-        run = ast.Expr(value=call("convert_while_loop", name(cond.name), name(body.name), get,
-                                  put, _names_tuple(names)))
+        run = _with_effects(ast.Expr(value=call(
+            "convert_while_loop", name(cond.name), name(body.name), get, put,
+            _names_tuple(names))), node.body)
         return located([cond, body] + fns + [run], node) + node.orelse
 
 
@@ -145,8 +176,9 @@ class IfTransformer(_ScopedTransformer):
         true_fn = funcdef(f"__true_fn_{k}", [], self.decl(names) + node.body)
         false_fn = funcdef(f"__false_fn_{k}", [], self.decl(names) + node.orelse)
         fns, get, put = self.state_fns(k, names)
-        run = ast.Expr(value=call("convert_ifelse", node.test, name(true_fn.name),
-                                  name(false_fn.name), get, put, _names_tuple(names)))
+        run = _with_effects(ast.Expr(value=call(
+            "convert_ifelse", node.test, name(true_fn.name), name(false_fn.name), get, put,
+            _names_tuple(names))), node.body + node.orelse)
         return located([true_fn, false_fn] + fns + [run], node)
 
 
