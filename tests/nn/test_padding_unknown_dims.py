@@ -145,3 +145,15 @@ def test_bad_padding_algorithm_names_the_op():
         call("conv2d", x, paddle.ones([1, 1, 2, 2]), None, padding_algorithm="FULL")
     with pytest.raises(ValueError, match="max_pool2d: padding_algorithm must be one of"):
         call("max_pool2d", x, kernel_size=[2, 2], stride=[2, 2], padding_algorithm="same")
+
+
+def test_conv_transpose_same_gradient_with_unknown_dims_is_a_clear_error(static_mode):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 3, -1, -1], "float32")
+        x.stop_gradient = False
+        y = F.conv2d_transpose(x, paddle.static.data("w", [3, 2, 3, 3], "float32"),
+                               stride=2, padding="SAME")
+        with pytest.raises(ValueError, match="conv2d_transpose: the gradient of "
+                                             "padding='SAME' needs the input's spatial size"):
+            paddle.static.gradients([y.sum()], [x])
