@@ -15,34 +15,38 @@ def is_tensor(x) -> bool:
 
 def flatten(value, leaf=is_tensor) -> tuple:
     """(leaves, treedef): the `leaf` objects of `value` in order, and a structure with
-    None in their places (other values kept) that `unflatten` fills again."""
+    Leaf in their places (other values kept) that `unflatten` fills again."""
     leaves: list = []
+    return leaves, _walk(value, leaf, leaves)
 
-    def walk(v):
-        if leaf(v):
-            leaves.append(v)
-            return Leaf
-        if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
-            return type(v)(walk(x) for x in v)
-        if isinstance(v, dict):
-            return {k: walk(x) for k, x in v.items()}
-        return v
-    return leaves, walk(value)
+
+def _walk(v, leaf, leaves: list):
+    # NOTE: module-level recursion, not a recursive closure: a closure that refers to itself
+    # is a reference cycle, and it would keep the leaves (a step's tensors and everything
+    # their tape saved) alive until the cyclic garbage collector runs.
+    if leaf(v):
+        leaves.append(v)
+        return Leaf
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return type(v)(_walk(x, leaf, leaves) for x in v)
+    if isinstance(v, dict):
+        return {k: _walk(x, leaf, leaves) for k, x in v.items()}
+    return v
 
 
 def unflatten(treedef, leaves) -> object:
     """The structure of `treedef` with its leaf places filled from `leaves` in order."""
-    it = iter(leaves)
+    return _build(treedef, iter(leaves))
 
-    def build(t):
-        if t is Leaf:
-            return next(it)
-        if isinstance(t, (list, tuple)) and not hasattr(t, "_fields"):
-            return type(t)(build(x) for x in t)
-        if isinstance(t, dict):
-            return {k: build(x) for k, x in t.items()}
-        return t
-    return build(treedef)
+
+def _build(t, it):
+    if t is Leaf:
+        return next(it)
+    if isinstance(t, (list, tuple)) and not hasattr(t, "_fields"):
+        return type(t)(_build(x, it) for x in t)
+    if isinstance(t, dict):
+        return {k: _build(x, it) for k, x in t.items()}
+    return t
 
 
 class Leaf:
