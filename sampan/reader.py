@@ -37,9 +37,9 @@ def map_readers(func: Callable, *readers: Callable) -> Callable:
 
 
 def shuffle(reader: Callable, buf_size: int) -> Callable:
-    """Shuffle within consecutive buffers of `buf_size` samples."""
-    if buf_size <= 0:
-        raise ValueError(f"shuffle: buf_size must be positive, got {buf_size}")
+    """Shuffle within consecutive buffers of `buf_size` samples (0 or 1: keep the order)."""
+    if not isinstance(buf_size, int) or buf_size < 0:
+        raise ValueError(f"shuffle: buf_size must be a non-negative int, got {buf_size!r}")
 
     def shuffled():
         buf = []

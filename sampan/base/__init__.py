@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import sys
 
-from ..framework import core
+from . import core
 from ..framework import param_attr
-from ..framework.core import (CPUPlace, CUDAPinnedPlace, CUDAPlace,  # noqa: F401
-                              is_compiled_with_cinn, is_compiled_with_cuda,
-                              is_compiled_with_rocm, is_compiled_with_xpu)
+from .core import (CPUPlace, CUDAPinnedPlace, CUDAPlace,  # noqa: F401
+                   is_compiled_with_cinn, is_compiled_with_cuda, is_compiled_with_rocm,
+                   is_compiled_with_xpu)
 from ..framework.flags import get_flags, set_flags  # noqa: F401
 from ..framework.param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 from ..framework.tensor import Tensor  # noqa: F401
@@ -35,8 +35,7 @@ def cuda_pinned_places(device_count=None) -> list:
     return [CUDAPinnedPlace()] * (device_count or 1)
 
 
-# Module paths `paddle.base.core`, `.unique_name`, `.param_attr` are these same modules.
-for _name, _module in (("core", core), ("unique_name", unique_name),
-                       ("param_attr", param_attr)):
+# Module paths `paddle.base.unique_name` and `.param_attr` are these same modules.
+for _name, _module in (("unique_name", unique_name), ("param_attr", param_attr)):
     sys.modules[f"{__name__}.{_name}"] = _module
 del _name, _module

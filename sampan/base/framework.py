@@ -2,6 +2,8 @@
 (aliases of `paddle.static` and the framework room)."""
 from __future__ import annotations
 
+import functools
+
 from ..framework.dtype import convert_dtype as convert_np_dtype_to_dtype_  # noqa: F401
 from ..framework.flags import get_flags, set_flags  # noqa: F401
 from ..framework.place import current_place as _current_expected_place  # noqa: F401
@@ -15,6 +17,11 @@ from .dygraph.base import (_mode, in_dygraph_mode, in_dynamic_or_pir_mode,  # no
 
 in_dynamic_mode = in_dygraph_mode
 
+# reserved variable-name parts of Paddle's Program (gradients are `x@GRAD` in sampan too)
+GRAD_VAR_SUFFIX = "@GRAD"
+ZERO_VAR_SUFFIX = "@ZERO"
+TEMP_VAR_NAME = "@TEMP@"
+
 
 def use_pir_api() -> bool:
     return False
@@ -23,3 +30,23 @@ def use_pir_api() -> bool:
 def _dygraph_guard(tracer):
     """Dynamic mode inside the block when `tracer` is not None, static mode when it is."""
     return _mode(tracer is not None)
+
+
+def dygraph_not_support(func):
+    """Decorator: calling `func` in dynamic mode raises AssertionError (static-only API)."""
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        assert not in_dygraph_mode(), f"We don't support {func.__name__} in dynamic graph mode"
+        return func(*args, **kwargs)
+    return run
+
+
+def dygraph_only(func):
+    """Decorator: calling `func` in static mode raises AssertionError (dynamic-only API)."""
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        assert in_dygraph_mode(), (f"We only support '{func.__name__}()' in dynamic graph "
+                                   f"mode, please call 'paddle.disable_static()' to enter "
+                                   f"dynamic graph mode.")
+        return func(*args, **kwargs)
+    return run

@@ -26,13 +26,38 @@ def test_base_names_are_the_existing_objects():
 
 
 @pytest.mark.parametrize("path, target", [
-    ("sampan.base.core", "sampan.framework.core"),
     ("sampan.base.unique_name", "sampan.utils.unique_name"),
     ("sampan.base.param_attr", "sampan.framework.param_attr"),
     ("sampan.framework.core", "sampan.framework.core"),
 ])
 def test_module_paths_are_the_same_modules(path, target):
     assert importlib.import_module(path) is importlib.import_module(target)
+
+
+def test_base_core_extends_framework_core():
+    fw_core = paddle.framework.core
+    assert base.core.Scope is paddle.static.Scope
+    assert base.core.VarDesc is fw_core.VarDesc and base.core.globals is fw_core.globals
+    assert importlib.import_module("sampan.base.core") is base.core
+
+
+def test_framework_constants_and_decorators():
+    fw = base.framework
+    assert (fw.GRAD_VAR_SUFFIX, fw.ZERO_VAR_SUFFIX, fw.TEMP_VAR_NAME) == \
+        ("@GRAD", "@ZERO", "@TEMP@")
+    assert base.backward._append_grad_suffix_("fc_0.w_0") == "fc_0.w_0@GRAD"
+    static_only = fw.dygraph_not_support(lambda: "built")
+    dynamic_only = fw.dygraph_only(lambda: "ran")
+    assert dynamic_only() == "ran"
+    with pytest.raises(AssertionError, match="don't support <lambda> in dynamic graph mode"):
+        static_only()
+    paddle.enable_static()
+    try:
+        assert static_only() == "built"
+        with pytest.raises(AssertionError, match=r"only support '<lambda>\(\)' in dynamic"):
+            dynamic_only()
+    finally:
+        paddle.disable_static()
 
 
 def test_core_dtype_enums_are_paddle_dtypes():
@@ -48,7 +73,7 @@ def test_core_dtype_enums_are_paddle_dtypes():
 
 def test_framework_exports():
     fw = paddle.framework
-    assert fw.ParamAttr is paddle.ParamAttr and fw.core is base.core
+    assert fw.ParamAttr is paddle.ParamAttr and fw.core.VarDesc is base.core.VarDesc
     assert fw.get_default_dtype() == "float32"
     assert fw.in_pir_mode() is False and fw.in_dynamic_mode() is True
     with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):

@@ -29,7 +29,7 @@ PROGRAM = textwrap.dedent("""
 
     if __name__ == "__main__":
         print("same", paddle is sampan, F is sampan.nn.functional,
-              sys.modules["paddle.nn"] is sampan.nn, base.core is sampan.framework.core)
+              sys.modules["paddle.nn"] is sampan.nn, base.core is sampan.base.core)
         print("clip", type(clip_grad_norm_).__name__)
         loader = DataLoader(Squares(), batch_size=4, num_workers=2)
         print("loader", [b[1].numpy().ravel().tolist() for b in loader])
