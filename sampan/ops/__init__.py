@@ -12,3 +12,4 @@ from . import (nn_activation, nn_common, nn_conv, nn_loss, nn_norm, nn_pool,  # 
 from . import control_flow, extra, fft, fused  # noqa: F401
 from . import metric_ops, print_op, py_func  # noqa: F401
 from . import run_program  # noqa: F401
+from . import bitshift  # noqa: F401

@@ -76,6 +76,22 @@ def _bind_operators() -> None:
         if fn_name in FUNCTIONS:
             setattr(Tensor, dunder, FUNCTIONS[fn_name])
     Tensor.__hash__ = lambda self: id(self)
+    Tensor.__pos__ = _pos
+    Tensor.__lshift__ = lambda self, other: logic.bitwise_left_shift(self, other)
+    Tensor.__rlshift__ = lambda self, other: logic.bitwise_left_shift(other, self)
+    Tensor.__rshift__ = lambda self, other: logic.bitwise_right_shift(self, other)
+    Tensor.__rrshift__ = lambda self, other: logic.bitwise_right_shift(other, self)
+    # Python 2 names Paddle's Tensor still carries (some Paddle tests call them directly)
+    Tensor.__div__, Tensor.__rdiv__ = Tensor.__truediv__, Tensor.__rtruediv__
+    Tensor.__long__, Tensor.__nonzero__ = Tensor.__int__, Tensor.__bool__
+
+
+def _pos(self):
+    """`+x` is x itself (Paddle), and a TypeError for bool tensors as in Python's numbers."""
+    if self.dtype.kind == "b":
+        raise TypeError("unary + is not supported for bool tensors; use x.astype('int64') "
+                        "or x.clone()")
+    return self
 
 
 _bind_operators()

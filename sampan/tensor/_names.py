@@ -71,3 +71,16 @@ TOP_LEVEL_INPLACE = (
     "remainder_", "renorm_", "reshape_", "scatter_", "sin_", "sinh_", "square_", "squeeze_",
     "t_", "tan_", "tanh_", "transpose_", "tril_", "triu_", "trunc_", "unsqueeze_", "where_",
 )
+
+# Tensor methods Paddle 3.x added to the 2.6 list (bound the same way when a function exists).
+PADDLE3_METHODS = (
+    "bitwise_invert", "bitwise_invert_", "bitwise_left_shift", "bitwise_left_shift_",
+    "bitwise_right_shift", "bitwise_right_shift_", "copysign", "copysign_", "histogramdd",
+    "masked_scatter", "masked_scatter_", "svd_lowrank", "pdist",
+)
+PADDLE3_TOP_LEVEL_INPLACE = (
+    "bitwise_invert_", "bitwise_left_shift_", "bitwise_right_shift_", "copysign_",
+    "masked_scatter_",
+)
+TENSOR_METHODS = TENSOR_METHODS + PADDLE3_METHODS
+TOP_LEVEL_INPLACE = TOP_LEVEL_INPLACE + PADDLE3_TOP_LEVEL_INPLACE

@@ -4,6 +4,8 @@ Comparisons back the Python operators == != < <= > >=, bitwise ops back & | ^ ~.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
@@ -11,7 +13,8 @@ from ._helpers import binary
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
-           "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite",
+           "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+           "bitwise_right_shift", "bitwise_invert", "isnan", "isinf", "isfinite",
            "isclose", "allclose", "equal_all", "is_tensor", "is_empty", "is_floating_point",
            "is_integer", "is_complex"]
 
@@ -126,6 +129,75 @@ def bitwise_xor(x, y, out=None, name=None):
 def bitwise_not(x, out=None, name=None):
     """Elementwise ~x on a bool/integer tensor (logical not for bool)."""
     return _store(dispatch(REGISTRY["bitwise_not"], (x,)), out)
+
+
+def bitwise_left_shift(x, y, is_arithmetic: bool = True, out=None, name=None):
+    """Elementwise x << y on integer tensors, with broadcasting and promotion.
+
+    Counts below 0 or at least the bit width give 0; the result wraps in the dtype's width
+    (arithmetic and logical left shifts are the same).
+
+    Args:
+        x (Tensor): int8/int16/int32/int64/uint8 tensor.
+        y (Tensor|int): shift counts.
+        is_arithmetic (bool, optional): kept for symmetry with bitwise_right_shift.
+            Default True.
+        out (Tensor, optional): tensor to store the result in.
+
+    Returns:
+        Tensor: the promoted integer dtype of x and y, their broadcast shape.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.bitwise_left_shift(paddle.to_tensor([1, 2, 3]), paddle.to_tensor([1, 2, 3]))
+        Tensor(shape=[3], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [2 , 8 , 24])
+    """
+    return _store(_shift("bitwise_left_shift", x, y, is_arithmetic), out)
+
+
+def bitwise_right_shift(x, y, is_arithmetic: bool = True, out=None, name=None):
+    """Elementwise x >> y on integer tensors, with broadcasting and promotion.
+
+    Arithmetic shifts fill with the sign bit; logical shifts (``is_arithmetic=False``) read
+    the bits of x as unsigned and fill with zeros. Counts below 0 or at least the bit width
+    give the fill value everywhere.
+
+    Args:
+        x (Tensor): int8/int16/int32/int64/uint8 tensor.
+        y (Tensor|int): shift counts.
+        is_arithmetic (bool, optional): sign-filling (True) or zero-filling shift. Default True.
+        out (Tensor, optional): tensor to store the result in.
+
+    Returns:
+        Tensor: the promoted integer dtype of x and y, their broadcast shape.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x, y = paddle.to_tensor([-8, 8]), paddle.to_tensor([1, 2])
+        >>> paddle.bitwise_right_shift(x, y)
+        Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [-4,  2])
+        >>> paddle.bitwise_right_shift(x, y, is_arithmetic=False)
+        Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [9223372036854775804, 2                  ])
+    """
+    return _store(_shift("bitwise_right_shift", x, y, is_arithmetic), out)
+
+
+def _shift(op: str, x, y, is_arithmetic) -> Tensor:
+    if not isinstance(is_arithmetic, (bool, np.bool_)):
+        raise TypeError(f"paddle.{op}: is_arithmetic must be a bool, got {is_arithmetic!r}")
+    if x.__class__ is not Tensor and isinstance(x, (int, np.integer)) and is_tensor_or_variable(y):
+        x = np.asarray(x, dtype=y.dtype.np)
+    if y.__class__ is not Tensor and isinstance(y, (int, np.integer)):
+        y = np.asarray(y, dtype=x.dtype.np)
+    return dispatch(REGISTRY[op], (x, y), {"is_arithmetic": bool(is_arithmetic)})
+
+
+def bitwise_invert(x, out=None, name=None):
+    """Elementwise ~x on a bool/integer tensor (Paddle 3 name of `bitwise_not`)."""
+    return bitwise_not(x, out)
 
 
 def isnan(x, name=None):
