@@ -24,6 +24,11 @@ def _export_alias() -> None:
     os.environ["PYTHONPATH"] = shim_path() + (os.pathsep + old if old else "")
 
 
+def _real_module(name: str) -> str:
+    """`-m paddle.x` runs sampan.x (runpy needs the module's own loader for its code)."""
+    return "sampan" + name[len("paddle"):] if name.split(".")[0] == "paddle" else name
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, file=sys.stderr if not argv else sys.stdout)
@@ -32,7 +37,7 @@ def main(argv: list[str]) -> int:
     _export_alias()
     if argv[0] == "-m" and len(argv) > 1:
         sys.argv = argv[1:]
-        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        runpy.run_module(_real_module(argv[1]), run_name="__main__", alter_sys=True)
     elif argv[0] == "-c" and len(argv) > 1:
         sys.argv = ["-c", *argv[2:]]
         exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__"})

@@ -117,3 +117,11 @@ def test_usage_errors(tmp_path, args, code):
     res = _run(["-m", "sampan", *args], tmp_path)
     assert res.returncode == code
     assert "python -m sampan" in res.stderr
+
+
+def test_run_module_under_paddle_name(tmp_path):
+    # `-m paddle.x` runs sampan.x as __main__ (the alias loader has no code of its own)
+    res = _run(["-m", "sampan", "-m", "paddle.reader"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    res = _run(["-m", "sampan", "-m", "paddle.utils"], tmp_path)
+    assert "No module named sampan.utils.__main__" in res.stderr
