@@ -14,6 +14,7 @@ import functools
 import operator
 import types
 
+from ..autograd import no_grad
 from ..framework.flags import dispatch_wrapper, in_dynamic_mode
 from ..framework.tensor import Tensor
 from .. import tensor as T
@@ -260,6 +261,7 @@ def _builtins() -> dict:
         fn = getattr(T, name)
         table[fn] = _tensor_array_aware(fn, name)
     table[T.reshape] = _reshape(T.reshape)
+    table[no_grad] = _NoGrad
     return table
 
 
@@ -344,16 +346,26 @@ def _grad_mode_call(cls, fn):
     """A @no_grad / @enable_grad function: converted, run under its grad mode. While
     building a Program under no_grad, every op built inside gets stop_gradient outputs (what
     eager no_grad does per op), so gradients still pass through values it returns as-is."""
-    wrapped = cls(fn)
-    if getattr(cls, "_mode", True):
-        return wrapped
+    if cls is no_grad:
+        return _NoGrad(fn)
+    return cls(fn)
 
-    def call(*args, **kwargs):
-        if in_dynamic_mode():
-            return wrapped(*args, **kwargs)
-        with dispatch_wrapper(_no_grad_outputs):
-            return wrapped(*args, **kwargs)
-    return call
+
+class _NoGrad(no_grad):
+    """paddle.no_grad in converted code: while building a Program, ops built inside get
+    stop_gradient outputs (static building records every op; eager no_grad records none)."""
+
+    def __enter__(self):
+        super().__enter__()
+        self._wrap = None
+        if not in_dynamic_mode():
+            self._wrap = dispatch_wrapper(_no_grad_outputs)
+            self._wrap.__enter__()
+
+    def __exit__(self, *exc):
+        if self._wrap is not None:
+            self._wrap.__exit__(*exc)
+        return super().__exit__(*exc)
 
 
 def _stop(v):

@@ -124,6 +124,8 @@ def template(a, b, name: str, loop: bool):
     | ('array', dtype, item_shape) | (list|tuple, [templates]) | (dict, [(key, template)])."""
     if a is b and not (loop and (is_var(a) or isinstance(a, Tensor))):
         return ("const", a)
+    if not loop and is_var(a) and is_var(b) and a.name == b.name and a.block is b.block:
+        return ("const", a)   # two handles (see copy_state) of one unchanged Variable
     ua, ub = isinstance(a, UndefinedVar), isinstance(b, UndefinedVar)
     if ua and ub:
         return ("undef", name)
@@ -366,14 +368,18 @@ def _probe(sub, parent, v, name):
 
 
 def copy_state(v):
-    """A copy of containers (lists, tuples, dicts, tensor arrays) so one branch's in-place
-    changes are not seen by the other; leaves are shared."""
+    """A copy of containers (lists, tuples, dicts, tensor arrays) and Variable handles, so
+    one branch's in-place changes are not seen by the other."""
     if isinstance(v, (list, tuple)):
         return type(v)(copy_state(x) for x in v)
     if isinstance(v, dict):
         return {k: copy_state(x) for k, x in v.items()}
     if isinstance(v, TensorArray):
         return TensorArray(v.data)
+    if is_var(v):   # a new handle: an in-place op in one branch rebinds only its own handle
+        handle = object.__new__(type(v))
+        handle.__dict__.update(v.__dict__)
+        return handle
     return v
 
 

@@ -54,6 +54,7 @@ PIPELINE = (
 )
 
 _FACTORY = "__sampan_factory__"
+_INNER = "__sampan_converted__"
 
 
 class _Context:
@@ -80,8 +81,8 @@ def is_ignored(fn) -> bool:
 
 def _parse(fn):
     """The FunctionDef of fn with the user's line numbers, or None without source."""
-    try:
-        lines, start = inspect.getsourcelines(fn)
+    try:  # the code object: getsourcelines(fn) would follow a decorator's __wrapped__
+        lines, start = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError):
         return None
     src = textwrap.dedent("".join(lines))
@@ -90,7 +91,7 @@ def _parse(fn):
     except SyntaxError:
         return None
     node = tree.body[0] if tree.body else None
-    if not isinstance(node, ast.FunctionDef) or node.name != fn.__name__:
+    if not isinstance(node, ast.FunctionDef) or node.name != fn.__code__.co_name:
         return None   # lambdas and other one-line definitions
     ast.increment_lineno(tree, start - 1)
     node.decorator_list = []
@@ -139,6 +140,11 @@ def _entry(fn):
         filename = code.co_filename
         try:
             module = transform(fn, node)
+            source = ast.unparse(node)
+            # compiled under a private name: a def binds its name in the factory, which would
+            # shadow the global the function may call itself by (recursion)
+            node.name = _INNER
+            module.body[0].body[-1].value.id = _INNER
             compiled = compile(module, filename, "exec")
         except Dy2StaticError:
             raise
@@ -147,9 +153,9 @@ def _entry(fn):
                               code.co_filename, node.lineno,
                               f"def {fn.__name__}(...)",
                               what=f"function '{fn.__qualname__}'") from e
-        inner = _find_code(compiled, fn.__name__)
+        inner = _find_code(compiled, _INNER).replace(co_name=code.co_name,
+                                                     co_qualname=fn.__qualname__)
         register(inner, fn.__qualname__)
-        source = ast.unparse(module.body[0].body[0])
         entry = _Entry(inner, source)
     _CODE_CACHE[code] = entry
     return entry

@@ -48,4 +48,4 @@ def neg(*shape):
     return lambda: (-np.abs(rand(*shape, seed=1)) - 0.1,)
 
 
-from . import cases_if, cases_loops, cases_calls, cases_data  # noqa: E402,F401
+from . import cases_if, cases_loops, cases_calls, cases_data, cases_edge  # noqa: E402,F401
