@@ -7,7 +7,6 @@ Program is being built, appends the ops that compute it. Imports `framework`, `o
 """
 from __future__ import annotations
 
-import contextlib
 import math
 
 from .. import tensor as _T
@@ -19,18 +18,28 @@ from ..ops.dispatch import call
 __all__ = ["Initializer"]
 
 
-@contextlib.contextmanager
-def filling():
-    """Run ops eagerly with grad off, in this thread, even while a Program is built or a
-    dispatch wrapper (AMP, profiler) is installed: an eager Parameter's initial value is
-    always computed now."""
-    prev_grad = STATE.grad_enabled
-    STATE.grad_enabled = False
-    try:
-        with dispatch_bypass():
-            yield
-    finally:
-        STATE.grad_enabled = prev_grad
+class filling:
+    """Run ops eagerly with grad off, in this thread, even while a Program is being built or
+    a dispatch wrapper (AMP, profiler) is installed: an eager Parameter's initial value is
+    always computed now. (A class, not a generator: it runs once per parameter created.)"""
+
+    __slots__ = ("_grad", "_bypass")
+
+    def __enter__(self) -> "filling":
+        self._grad = STATE.grad_enabled
+        STATE.grad_enabled = False
+        self._bypass = dispatch_bypass() if STATE.intercept is not None else None
+        if self._bypass is not None:
+            self._bypass.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        try:
+            if self._bypass is not None:
+                self._bypass.__exit__(*exc)
+        finally:
+            STATE.grad_enabled = self._grad
+        return False
 
 
 def is_variable(value) -> bool:
@@ -58,13 +67,17 @@ class Initializer:
         return self.forward(param, block)
 
     def forward(self, param, block=None):
-        self._check_param(param)
-        shape, dtype = list(param.shape), param.dtype
-        if is_variable(param):
-            return _as_dtype(self._initial_value(shape, dtype), dtype)
-        with filling():
-            value = _as_dtype(self._initial_value(shape, dtype), dtype)
-        return self._fill(param, value)
+        if isinstance(param, Tensor):  # eager: compute now and fill in place
+            dtype = param.dtype
+            self._check_dtype(dtype)
+            with filling():
+                value = _as_dtype(self._initial_value(list(param._data.shape), dtype), dtype)
+            return self._fill(param, value)
+        if not is_variable(param):
+            raise TypeError(f"{self._name()}: param must be a Tensor, Parameter or static "
+                            f"Variable, got {type(param).__name__}")
+        self._check_dtype(param.dtype)  # static: the ops go to the Block being built
+        return _as_dtype(self._initial_value(list(param.shape), param.dtype), param.dtype)
 
     def _initial_value(self, shape: list, dtype):
         """The initial value of a parameter of `shape` and `dtype` (a Tensor or Variable)."""
@@ -74,14 +87,10 @@ class Initializer:
     def _name(self) -> str:
         return type(self).__name__
 
-    def _check_param(self, param) -> None:
-        if not isinstance(param, Tensor) and not is_variable(param):
-            raise TypeError(f"{self._name()}: param must be a Tensor, Parameter or static "
-                            f"Variable, got {type(param).__name__}")
-        if self._float_only and param.dtype.kind != "f":
+    def _check_dtype(self, dtype) -> None:
+        if self._float_only and dtype.kind != "f":
             raise TypeError(f"{self._name()}: param must have a floating point dtype "
-                            f"(float16, bfloat16, float32, float64), got "
-                            f"{param.dtype.name}")
+                            f"(float16, bfloat16, float32, float64), got {dtype.name}")
 
     def _fill(self, param: Tensor, value: Tensor) -> Tensor:
         """Write the eager `value` (param's shape and dtype) into param, keeping its identity."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import tensor as _T
+from ..ops.dispatch import call
 from .base import Initializer
 
 __all__ = ["Constant", "ConstantInitializer"]
@@ -24,7 +24,7 @@ class ConstantInitializer(Initializer):
 
     def _initial_value(self, shape: list, dtype):
         value = self._value.item() if isinstance(self._value, np.number) else self._value
-        return _T.full(shape, value, dtype)
+        return call("full", shape=shape, fill_value=value, dtype=dtype.name)
 
 
 class Constant(ConstantInitializer):
