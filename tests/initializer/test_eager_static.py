@@ -211,3 +211,17 @@ def test_old_import_paths_and_pickles():
     init = pickle.loads(old)
     assert isinstance(init, I.Constant) and init(paddle.zeros([2])).tolist() == [2.5, 2.5]
     assert paddle.tensor.create_parameter is paddle.create_parameter
+
+
+def test_eager_parameter_ignores_dispatch_wrappers():
+    from sampan.framework.flags import dispatch_wrapper
+    seen = []
+
+    def record(op, inputs, attrs, nxt):
+        seen.append(op.name)
+        return nxt(op, inputs, attrs)
+
+    with dispatch_wrapper(record):
+        w = paddle.create_parameter([3], "float16", default_initializer=I.Normal())
+        paddle.ones([1])
+    assert seen == ["full"] and w.dtype == paddle.float16 and w._node is None
