@@ -254,7 +254,8 @@ class Take(OpDef):
             check_index_range(self.name, index, n, "x (flattened)")
         elif n == 0 and index.size:
             raise IndexError(f"{self.name}: cannot take from an empty tensor")
-        return xp.take(x.reshape(-1), index, mode="clip" if mode == "raise" else mode)
+        # after the range check, 'raise' indexes like Python: -1 is the last element
+        return xp.take(x.reshape(-1), index, mode="wrap" if mode == "raise" else mode)
 
     def vjp(self, ctx, g):
         n = 1

@@ -25,7 +25,8 @@ __all__ = [
     "tile", "expand", "expand_as", "broadcast_to", "broadcast_tensors", "broadcast_shape",
     "flip", "reverse", "roll", "rot90", "pad", "crop", "repeat_interleave", "as_complex",
     "as_real", "view", "view_as", "unflatten", "tensordot", "unfold", "atleast_1d",
-    "atleast_2d", "atleast_3d", "shard_index", "cast", "cast_",
+    "atleast_2d", "atleast_3d", "shard_index", "cast", "cast_", "hstack", "vstack",
+    "dstack", "column_stack", "row_stack",
 ]
 
 _OPS = {name: REGISTRY[name] for name in (
@@ -359,7 +360,8 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):  # noqa: 
 
 # the join/split/broadcast and flip/roll/pad families, listed in __all__ above
 from .manipulation_join import (broadcast_shape, broadcast_tensors, broadcast_to,  # noqa: E402
-                                chunk, concat, dsplit, expand, expand_as, hsplit,
+                                chunk, column_stack, concat, dsplit, dstack, expand,
+                                expand_as, hsplit, hstack, row_stack, vstack,
                                 repeat_interleave, split, stack, tensor_split, tile, unbind,
                                 unstack, vsplit)
 from .manipulation_reorder import crop, flip, pad, reverse, roll, rot90, unfold  # noqa: E402

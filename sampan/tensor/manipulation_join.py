@@ -1,4 +1,5 @@
-"""Public join/split, broadcast and repeat functions: concat, stack, split and its variants
+"""Public join/split, broadcast and repeat functions: concat, stack, h/v/d/column/row_stack,
+split and its variants
 (tensor_split, v/h/dsplit, chunk, unbind, unstack), tile, expand, broadcast_*,
 repeat_interleave. Re-exported by tensor/manipulation.py, which lists them in `__all__`.
 """
@@ -6,7 +7,7 @@ from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from ..ops.opdef import broadcast_shapes, norm_axis
-from .manipulation import _int_list, _op, _shape_list, _tensor_list, _to_int
+from .manipulation import _atleast, _int_list, _op, _shape_list, _tensor_list, _to_int
 
 
 # --- joining and splitting -----------------------------------------------------------------
@@ -19,6 +20,71 @@ def concat(x, axis=0, name=None):
 def stack(x, axis=0, name=None):
     """Join tensors of the same shape along a new dim `axis`."""
     return _op("stack", _tensor_list("stack", x), axis=_to_int("stack", "axis", axis))
+
+
+def _stack_inputs(api: str, x, ndim: int) -> list:
+    return [_atleast(api, ndim, (v,)) for v in _tensor_list(api, x)]
+
+
+def hstack(x, name=None):
+    """Join tensors column-wise: along axis 0 for 1-D inputs, else axis 1 (Paddle 3).
+
+    Args:
+        x (list[Tensor]|tuple[Tensor]): tensors of one dtype; 0-D ones count as [1].
+
+    Returns:
+        Tensor: the joined tensor.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.hstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3])])
+        Tensor(shape=[3], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [1, 2, 3])
+    """
+    xs = _stack_inputs("hstack", x, 1)
+    return _op("concat", xs, axis=0 if len(xs[0].shape) == 1 else 1)
+
+
+def vstack(x, name=None):
+    """Join tensors row-wise: inputs viewed as at least 2-D ([n] -> [1, n]), joined on axis 0.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.vstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).shape
+        [2, 2]
+    """
+    return _op("concat", _stack_inputs("vstack", x, 2), axis=0)
+
+
+def row_stack(x, name=None):
+    """Alias of `vstack` (Paddle 3)."""
+    return _op("concat", _stack_inputs("row_stack", x, 2), axis=0)
+
+
+def dstack(x, name=None):
+    """Join tensors depth-wise: inputs viewed as at least 3-D ([n] -> [1, n, 1],
+    [m, n] -> [m, n, 1]), joined on axis 2.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.dstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).shape
+        [1, 2, 2]
+    """
+    return _op("concat", _stack_inputs("dstack", x, 3), axis=2)
+
+
+def column_stack(x, name=None):
+    """Join tensors as columns: 0-D and 1-D inputs become [n, 1] columns, others are joined
+    as they are on axis 1.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.column_stack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).tolist()
+        [[1, 3], [2, 4]]
+    """
+    xs = [v if len(v.shape) >= 2 else _op("reshape", v, shape=[-1, 1])
+          for v in _tensor_list("column_stack", x)]
+    return _op("concat", xs, axis=1)
 
 
 def split(x, num_or_sections, axis=0, name=None):

@@ -157,14 +157,23 @@ def nonzero(x, as_tuple=False):
     """Coordinates of the nonzero elements of x.
 
     Returns:
-        Tensor: int64 [z, ndim] (as_tuple=False), or a tuple of ndim int64 [z, 1] tensors.
+        Tensor: int64 [z, ndim] (as_tuple=False), or (Paddle 3) a tuple of ndim int64 [z]
+        tensors, one per dimension, ready for indexing.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> rows, cols = paddle.nonzero(paddle.to_tensor([[1, 0], [0, 3]]), as_tuple=True)
+        >>> rows
+        Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [0, 1])
     """
+    if as_tuple and len(x.shape) == 0:
+        raise ValueError("paddle.nonzero: x must have at least 1 dimension when "
+                         "as_tuple=True, got a 0-D tensor")
     out = dispatch(REGISTRY["nonzero"], (x,))
     if not as_tuple:
         return out
-    if out.shape[1] == 0:
-        return ()
-    return tuple(call("reshape", col, shape=[-1, 1]) for col in _columns(out))
+    return tuple(_columns(out))
 
 
 def _columns(out):

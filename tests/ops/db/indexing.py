@@ -243,7 +243,7 @@ def _take_flat_samples(rng, dtype):
 
 
 def _np_take_flat(x, index, mode="raise"):
-    return np.take(x.reshape(-1), index, mode="clip" if mode == "raise" else mode)
+    return np.take(x.reshape(-1), index, mode=mode)  # NumPy's "raise" allows -n <= i < n
 
 
 def _masked_fill_samples(rng, dtype):
