@@ -279,3 +279,49 @@ def global_constant_use(x):
 
 
 _GLOBAL_K = 7.0
+
+
+class DecoratedSub(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(3, 3)
+
+    @paddle.jit.to_static
+    def forward(self, x):
+        y = self.fc(x)
+        if y.sum() > 0:
+            y = paddle.nn.functional.relu(y)
+        return y
+
+
+class WithDecoratedSub(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.sub = DecoratedSub()
+
+    def forward(self, x):
+        h = self.sub(x)
+        for _ in range(2):
+            h = self.sub(h) + x
+        return h
+
+
+@paddle.jit.to_static
+def _static_helper(x):
+    if x.mean() > 0:
+        return x * 3
+    return x
+
+
+paddle.seed(11)
+WITH_SUB = WithDecoratedSub()
+
+
+@case(_rows, lambda: (-rand(2, 3, seed=4),))
+def sublayer_forward_decorated(x):
+    return WITH_SUB(x)
+
+
+@case(pos(3), neg(3))
+def calls_to_static_function(x):
+    return _static_helper(x) + _static_helper(-x)
