@@ -233,12 +233,29 @@ def test_unconvertible_functions_come_back_unchanged():
     assert convert_function(ns["nosrc"]) is ns["nosrc"]
     assert convert_function(len) is len
     assert convert_function(np.tanh) is np.tanh
-    lam = lambda x: x  # noqa: E731
-    assert convert_function(lam) is lam
+    ns = {}
+    exec("lam = lambda x: x", ns)
+    assert convert_function(ns["lam"]) is ns["lam"]
+    two = [lambda x: x, lambda x: x]   # two alike lambdas on one line: ambiguous
+    assert convert_function(two[0]) is two[0]
 
     def gen(x):
         yield x
     assert convert_function(gen) is gen
+
+
+SIGN = lambda x, k=2.0: x * k if x.sum() > 0 else -x  # noqa: E731
+
+
+def test_lambdas_in_files_are_converted():
+    assert transformed_source(SIGN) == (
+        "def <lambda>(x, k=2.0):\n    return _jst.convert_ifelse_expr(_jst.convert_call(x.sum)()"
+        " > 0, lambda: x * k, lambda: -x)")
+    main, out = _trace(SIGN, ([2], "float32"))
+    assert _op_types(main).count("cond") == 1
+    got = paddle.static.Executor().run(main, feed={"x0": np.array([1., 2.], "float32")},
+                                       fetch_list=[out])[0]
+    np.testing.assert_allclose(got, [2., 4.])
 
 
 def test_not_to_static_mark_and_ignored_modules():

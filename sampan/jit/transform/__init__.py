@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
 import textwrap
 import types
 import weakref
@@ -81,6 +82,8 @@ def is_ignored(fn) -> bool:
 
 def _parse(fn):
     """The FunctionDef of fn with the user's line numbers, or None without source."""
+    if fn.__code__.co_name == "<lambda>":
+        return _parse_lambda(fn.__code__)
     try:  # the code object: getsourcelines(fn) would follow a decorator's __wrapped__
         lines, start = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError):
@@ -96,6 +99,37 @@ def _parse(fn):
     ast.increment_lineno(tree, start - 1)
     node.decorator_list = []
     return node
+
+
+def _parse_lambda(code):
+    """A lambda as `def <lambda>(args): return body`, found in its file by line and
+    parameter names; None when that is ambiguous (two such lambdas on one line)."""
+    lines = linecache.getlines(code.co_filename)
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return None
+    n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS) \
+        + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    params = list(code.co_varnames[:n])
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
+             and node.lineno == code.co_firstlineno and _lambda_params(node) == params]
+    if len(found) != 1:
+        return None
+    lam = found[0]
+    node = ast.FunctionDef(name="<lambda>", args=lam.args, body=[ast.Return(value=lam.body)],
+                           decorator_list=[], returns=None, type_comment=None)
+    for n_ in (node, node.body[0]):
+        ast.copy_location(n_, lam)
+    return node
+
+
+def _lambda_params(node: ast.Lambda) -> list:
+    a = node.args
+    names = [x.arg for x in a.posonlyargs + a.args]
+    names += [x.arg for x in a.kwonlyargs]
+    names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
+    return names
 
 
 def transform(fn, node: ast.FunctionDef) -> ast.Module:

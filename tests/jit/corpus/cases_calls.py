@@ -325,3 +325,11 @@ def sublayer_forward_decorated(x):
 @case(pos(3), neg(3))
 def calls_to_static_function(x):
     return _static_helper(x) + _static_helper(-x)
+
+
+_LAMBDA = lambda t, k=2.0: t * k if t.sum() > 0 else t - k  # noqa: E731
+
+
+@case(pos(3), neg(3))
+def call_global_lambda(x):
+    return _LAMBDA(x) + _LAMBDA(x, k=5.0)
