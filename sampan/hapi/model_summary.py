@@ -1,7 +1,7 @@
 """paddle.summary: a table of a network's layers, their input/output shapes and parameters.
 
 Runs one forward pass on random inputs (or `input`) with post-hooks on every layer that is
-not a container. Imports `framework`, `nn`, `tensor`.
+not a container; the totals come from the network's parameters. Imports `framework`, `nn`, `tensor`.
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
     rows, handles = [], []
 
     def record(layer, inputs, outputs):
-        own = [p for p in layer._parameters.values() if p is not None]
+        own = _own_params(layer)
         rows.append({
             "name": f"{type(layer).__name__}-{_layer_index(layer, len(rows))}",
             "input": _shapes(inputs),
@@ -54,8 +54,10 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
         })
 
     for layer in net.sublayers(include_self=True):
-        if isinstance(layer, (Sequential, LayerList)) or (layer is net and layer._sub_layers):
-            continue
+        container = isinstance(layer, (Sequential, LayerList)) or (
+            layer is net and layer._sub_layers)
+        if container and not _own_params(layer):
+            continue  # shown through its sublayers; an RNN (a LayerList) owns its weights
         handles.append(layer.register_forward_post_hook(record))
     try:
         args = _inputs(input, input_size, dtypes)
@@ -69,9 +71,23 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
     finally:
         for h in handles:
             h.remove()
-    print(_table(rows, _input_mb(input, input_size)))
-    return {"total_params": sum(r["params"] for r in rows),
-            "trainable_params": sum(r["trainable"] for r in rows)}
+    totals = _count(net)
+    print(_table(rows, _input_mb(input, input_size), totals))
+    return totals
+
+
+def _own_params(layer) -> list:
+    return [p for p in layer._parameters.values() if p is not None]
+
+
+def _count(net) -> dict:
+    """Totals from the network's (unique) parameters, not from the rows: a layer whose
+    forward runs inside another's (RNN cells in a fused scan), that runs twice, or that
+    shares weights is counted exactly once."""
+    params = net.parameters()
+    return {"total_params": sum(int(np.prod(p.shape)) for p in params),
+            "trainable_params": sum(int(np.prod(p.shape)) for p in params
+                                    if not p.stop_gradient)}
 
 
 def _layer_index(layer, fallback: int) -> int:
@@ -132,7 +148,7 @@ def _elements(shape) -> int:
     return int(np.prod(shape)) if shape else 0
 
 
-def _table(rows: list, input_mb: float) -> str:
+def _table(rows: list, input_mb: float, totals: dict) -> str:
     cells = [(r["name"], str(r["input"]), str(r["output"]), f"{r['params']:,}") for r in rows]
     widths = [max([w] + [len(c[i]) for c in cells]) for i, w in enumerate(_MIN_WIDTHS)]
     widths[3] = max(widths[3], *(len(str(r["params"])) for r in rows)) if rows else widths[3]
@@ -140,8 +156,7 @@ def _table(rows: list, input_mb: float) -> str:
     head = ("Layer (type)", "Input Shape", "Output Shape", "Param #")
     lines = ["-" * table, " ".join(f"{h:^{w}}" for h, w in zip(head, widths)), "=" * table]
     lines += [" ".join(f"{c:^{w}}" for c, w in zip(cell, widths)) for cell in cells]
-    total = sum(r["params"] for r in rows)
-    trainable = sum(r["trainable"] for r in rows)
+    total, trainable = totals["total_params"], totals["trainable_params"]
     outputs_mb = 2.0 * sum(_elements(r["output"]) for r in rows) * 4.0 / 1024 ** 2
     params_mb = total * 4.0 / 1024 ** 2
     lines += ["=" * table, f"Total params: {total:,}", f"Trainable params: {trainable:,}",

@@ -53,8 +53,10 @@ def test_custom_layer_two_inputs_and_frozen_params(capsys):
     net = TwoInputs()
     info = paddle.summary(net, [(4, 3), (4, 3)])
     out = capsys.readouterr().out
-    assert "Linear-" in out and "TwoInputs" not in out  # the model row only when it is a leaf
-    assert info == {"total_params": 8 + 6, "trainable_params": 8 + 2}
+    # The model gets a row for the parameters it owns itself (Paddle 3.3.1 leaves `scale`
+    # out of both the table and the totals: 14 / 10); totals count every parameter.
+    assert "Linear-" in out and "TwoInputs-" in out
+    assert info == {"total_params": 3 + 8 + 6, "trainable_params": 3 + 8 + 2}
     assert net.training  # the mode is restored
     x = paddle.ones([2, 3])
     assert paddle.summary(net, input=[x, x]) == info
@@ -65,3 +67,108 @@ def test_errors():
         paddle.summary(lambda x: x, (1, 2))
     with pytest.raises(ValueError, match="input_size or input"):
         paddle.summary(nn.Linear(2, 2))
+
+
+# Recorded from PaddlePaddle 3.3.1, each in a fresh process (`paddle.summary` prints these
+# tables exactly).
+PADDLE_RNN_TABLES = {
+    'lstm': (
+        '----------------------------------------------------------------------------------------------\n'
+        ' Layer (type)       Input Shape                   Output Shape                   Param #    \n'
+        '==============================================================================================\n'
+        '    LSTM-1         [[4, 10, 16]]     [[4, 10, 32], [[1, 4, 32], [1, 4, 32]]]      6,400     \n'
+        '==============================================================================================\n'
+        'Total params: 6,400\n'
+        'Trainable params: 6,400\n'
+        'Non-trainable params: 0\n'
+        '----------------------------------------------------------------------------------------------\n'
+        'Input size (MB): 0.00\n'
+        'Forward/backward pass size (MB): 0.01\n'
+        'Params size (MB): 0.02\n'
+        'Estimated Total Size (MB): 0.04\n'
+        '----------------------------------------------------------------------------------------------\n'
+        '\n'
+    ),
+    'net': (
+        '----------------------------------------------------------------------------------------------\n'
+        ' Layer (type)       Input Shape                   Output Shape                   Param #    \n'
+        '==============================================================================================\n'
+        '  Embedding-1        [[4, 10]]                     [4, 10, 16]                     800      \n'
+        '    LSTM-1         [[4, 10, 16]]     [[4, 10, 32], [[1, 4, 32], [1, 4, 32]]]      6,400     \n'
+        '   Linear-1          [[4, 32]]                       [4, 2]                        66       \n'
+        '==============================================================================================\n'
+        'Total params: 7,266\n'
+        'Trainable params: 7,266\n'
+        'Non-trainable params: 0\n'
+        '----------------------------------------------------------------------------------------------\n'
+        'Input size (MB): 0.00\n'
+        'Forward/backward pass size (MB): 0.02\n'
+        'Params size (MB): 0.03\n'
+        'Estimated Total Size (MB): 0.04\n'
+        '----------------------------------------------------------------------------------------------\n'
+        '\n'
+    ),
+    'gru': (
+        '------------------------------------------------------------------------------\n'
+        ' Layer (type)       Input Shape           Output Shape           Param #    \n'
+        '==============================================================================\n'
+        '     GRU-1          [[2, 5, 8]]      [[2, 5, 16], [4, 2, 8]]      2,112     \n'
+        '==============================================================================\n'
+        'Total params: 2,112\n'
+        'Trainable params: 2,112\n'
+        'Non-trainable params: 0\n'
+        '------------------------------------------------------------------------------\n'
+        'Input size (MB): 0.00\n'
+        'Forward/backward pass size (MB): 0.00\n'
+        'Params size (MB): 0.01\n'
+        'Estimated Total Size (MB): 0.01\n'
+        '------------------------------------------------------------------------------\n'
+        '\n'
+    ),
+}
+
+
+
+class _EmbedLSTM(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.emb = paddle.nn.Embedding(50, 16)
+        self.lstm = paddle.nn.LSTM(16, 32)
+        self.fc = paddle.nn.Linear(32, 2)
+
+    def forward(self, x):
+        y, _ = self.lstm(self.emb(x))
+        return self.fc(y[:, -1])
+
+
+_RNN_CASES = {
+    "lstm": (lambda: paddle.nn.LSTM(16, 32), (4, 10, 16), None, 6400),
+    "net": (_EmbedLSTM, (4, 10), "int64", 7266),
+    "gru": (lambda: paddle.nn.GRU(8, 8, num_layers=2, direction="bidirect"), (2, 5, 8), None,
+            2112),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RNN_CASES))
+def test_summary_counts_rnn_parameters_like_paddle(name, capsys):
+    build, size, dtypes, total = _RNN_CASES[name]
+    with unique_name.guard():
+        info = paddle.summary(build(), size, dtypes=dtypes)
+    assert info == {"total_params": total, "trainable_params": total}
+    assert capsys.readouterr().out == PADDLE_RNN_TABLES[name]
+
+
+def test_summary_totals_count_each_parameter_once(capsys):
+    class Twice(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.fc(self.fc(x))
+
+    net = Twice()
+    net.fc.bias.stop_gradient = True
+    info = paddle.summary(net, (2, 4))
+    assert info == {"total_params": 20, "trainable_params": 16}
+    assert "Non-trainable params: 4" in capsys.readouterr().out
