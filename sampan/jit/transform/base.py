@@ -126,6 +126,20 @@ class _Binds(ast.NodeVisitor):
 
     visit_ImportFrom = visit_Import
 
+    def visit_MatchAs(self, node):
+        if node.name:
+            self.add(node.name)
+        self.generic_visit(node)
+
+    def visit_MatchStar(self, node):
+        if node.name:
+            self.add(node.name)
+
+    def visit_MatchMapping(self, node):
+        if node.rest:
+            self.add(node.rest)
+        self.generic_visit(node)
+
     def visit_Assign(self, node):
         if not getattr(node, "_sp_private", False):
             self.generic_visit(node)

@@ -163,3 +163,16 @@ def chained_static(x):
 def lambda_sort(x):
     vals = sorted([3, 1, 2], key=lambda v: -v)
     return x * vals[0]
+
+
+@case(pos(3), neg(3))
+def match_in_tensor_branch(x, spec=("scale", 3.0)):
+    if x.sum() > 0:
+        match spec:
+            case ("scale", k):
+                y = x * k
+            case _:
+                y = x
+    else:
+        y = -x
+    return y
