@@ -5,7 +5,7 @@ eager Python would (a condition is taken with bool()), so converted code gives e
 eager result; a static Variable builds graph ops (`cond` / `while_loop` via
 convert_static.py, tensor functions for and/or/not, len, casts). Iteration helpers drive the
 index-based loops the for transformer emits.
-Imports `framework`, `tensor`, `static` and its jit siblings (errors, transform,
+Imports `framework`, `autograd`, `tensor`, `static` and its jit siblings (errors, transform,
 convert_static).
 """
 from __future__ import annotations
@@ -18,8 +18,10 @@ from ..autograd import no_grad
 from ..framework.flags import dispatch_wrapper, in_dynamic_mode
 from ..framework.tensor import Tensor
 from .. import tensor as T
-from .convert_static import (TensorArray, UndefinedVar, copy_state, is_num, is_var,
-                             static_cond, static_while)
+from .convert_iter import (convert_enumerate, convert_iter, convert_range,  # noqa: F401
+                           convert_zip, for_guard, for_has_next, for_item)
+from .convert_static import (TensorArray, UndefinedVar, copy_state, is_var, static_cond,
+                             static_while)
 from .errors import Unsupported
 
 __all__ = ["UndefinedVar", "TensorArray", "return_value", "convert_ifelse",
@@ -143,12 +145,6 @@ def convert_compare(ops, *operands):
             return r
         left = right
     return result if result is not None else r
-
-
-# --- iteration (convert_iter.py) -------------------------------------------------------------
-
-from .convert_iter import (convert_enumerate, convert_iter, convert_range,  # noqa: E402
-                           convert_zip, for_guard, for_has_next, for_item)
 
 
 # --- builtins ----------------------------------------------------------------------------------

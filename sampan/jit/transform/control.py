@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from .base import (MUTATORS, Counter, assign, bound_names, call, const, declared, funcdef,
-                   is_generated, jst, located, name, param_names, scope_walk)
+                   is_generated, located, name, param_names, scope_walk)
 
 _CONSTRUCTS = (ast.If, ast.While, ast.For)
 
@@ -234,4 +234,4 @@ def _helpers(fn: ast.FunctionDef) -> list:
 
 
 __all__ = ["StateAnalysis", "ForTransformer", "WhileTransformer", "IfTransformer",
-           "DeclareTransformer", "jst"]
+           "DeclareTransformer"]

@@ -272,7 +272,7 @@ def comprehension_inside(x):
 
 @case(pos(3), neg(3))
 def global_constant_use(x):
-    global _GLOBAL_K
+    global _GLOBAL_K  # noqa: F824  (a declared global that is only read)
     if x.sum() > 0:
         x = x * _GLOBAL_K
     return x

@@ -2,8 +2,6 @@
 ternaries, Python-valued conditions."""
 import numpy as np
 
-import sampan as paddle
-
 from . import case, neg, pos, rand
 
 

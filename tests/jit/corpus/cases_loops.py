@@ -286,7 +286,7 @@ def while_python_then_tensor(x):
 @case(_n(4))
 def loop_var_first_assigned_inside(x, n):
     for i in range(n):
-        y = x * i
+        y = x * i  # noqa: F841  (a loop-local first assigned inside a tensor loop)
         x = x + 1
     return x
 
