@@ -691,3 +691,29 @@ def test_hsigmoid_loss_errors():
         F.hsigmoid_loss(x, t(HS_LAB), 6, w, path_table=t(HS_PT + 2), path_code=t(HS_PC))
     with pytest.raises(ValueError, match=r"HSigmoidLoss: num_classes must be >= 2"):
         paddle.nn.HSigmoidLoss(3, 1)
+
+
+@pytest.mark.parametrize("label", [[0.5, 1.0, 2.0, 0.2], [[0.5], [1.0], [2.0], [0.2]]])
+def test_cross_entropy_rejects_non_integral_hard_labels(label):
+    # Paddle 3.3.1 silently truncates these to class ids (loss 1.46 on its seed); a
+    # fractional hard label is almost always a missing soft_label=True.
+    logits = paddle.to_tensor(np.zeros((4, 3), "float32"))
+    with pytest.raises(ValueError, match=r"cross_entropy: hard labels \(soft_label=False\) "
+                                         r"must be integer class ids, got a float32 label "
+                                         r"with the non-integral value 0.5.*soft_label=True"):
+        F.cross_entropy(logits, paddle.to_tensor(label))
+
+
+def test_cross_entropy_distribution_label_without_soft_label_hints_at_it():
+    logits = paddle.to_tensor(np.zeros((2, 3), "float32"))
+    dist = paddle.to_tensor([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
+    with pytest.raises(ValueError, match="it has the input's shape: pass soft_label=True"):
+        paddle.nn.CrossEntropyLoss()(logits, dist)
+    out = F.cross_entropy(logits, dist, soft_label=True)
+    np.testing.assert_allclose(out.numpy(), np.log(3.0), rtol=1e-6)
+
+
+def test_cross_entropy_integral_float_labels_still_work():
+    logits = paddle.to_tensor(np.zeros((2, 3), "float32"))
+    out = F.cross_entropy(logits, paddle.to_tensor([0.0, 2.0]), reduction="none")
+    np.testing.assert_allclose(out.numpy(), [np.log(3.0)] * 2, rtol=1e-6)

@@ -399,3 +399,23 @@ def test_scan_compute_equals_decompose(name, rng):
         (want if isinstance(want, tuple) else (want,))
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w.numpy(), atol=1e-12)
+
+
+@pytest.mark.parametrize("layer, shape, message", [
+    (lambda: paddle.nn.LSTM(16, 32), [4, 10, 8],
+     r"LSTM: the last dim of inputs \[batch, time_steps, input_size\] must equal input_size "
+     r"\(16\), got inputs of shape \[4, 10, 8\]"),
+    (lambda: paddle.nn.GRU(16, 32, time_major=True), [10, 4, 8],
+     r"GRU: the last dim of inputs \[time_steps, batch, input_size\] .* \[10, 4, 8\]"),
+    (lambda: paddle.nn.SimpleRNN(16, 32, direction="bidirect"), [4, 10, 8],
+     r"SimpleRNN: .* got inputs of shape \[4, 10, 8\]"),
+    (lambda: paddle.nn.RNN(paddle.nn.LSTMCell(16, 32)), [4, 10, 8],
+     r"RNN: .* input_size \(16\), got inputs of shape \[4, 10, 8\]"),
+    (lambda: paddle.nn.BiRNN(paddle.nn.GRUCell(16, 8), paddle.nn.GRUCell(16, 8)), [4, 10, 8],
+     r"BiRNN: .* got inputs of shape \[4, 10, 8\]"),
+])
+def test_input_size_error_names_the_layer_and_the_users_shape(layer, shape, message):
+    # not the time-major [10, 4, 8] and the cell's name, which the user never wrote
+    with pytest.raises(ValueError, match=message) as info:
+        layer()(paddle.ones(shape))
+    assert "Cell" not in str(info.value)

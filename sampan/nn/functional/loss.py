@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ... import tensor as T
 from ...framework.tensor import Tensor
 from ...ops.dispatch import call
@@ -98,6 +100,24 @@ def _class_dim_label(api: str, input: Tensor, label: Tensor, axis: int) -> tuple
     raise ValueError(f"{api}: label must have rank {nd - 1} or {nd} for input of shape "
                      f"{list(input.shape)} (input_dims - 1 == label_dims or input_dims == "
                      f"label_dims); got label shape {list(label.shape)}")
+
+
+def _check_integral_label(api: str, input: Tensor, label: Tensor, axis: int) -> None:
+    """Float hard labels must hold class ids; a fraction means a distribution was passed
+    without soft_label=True (Paddle would truncate it silently)."""
+    if label.__class__ is not Tensor or label.size == 0:
+        return  # a static Variable has no values to look at
+    data = label.numpy()
+    frac = data != np.floor(data)
+    if frac.any():
+        bad = data[frac].flat[0]
+        hint = (" (it has the input's shape: pass soft_label=True for a distribution)"
+                if list(label.shape) == list(input.shape) and input.shape[axis] != 1 else
+                "; for probability/soft labels pass soft_label=True with label shaped like "
+                "input")
+        raise ValueError(f"{api}: hard labels (soft_label=False) must be integer class ids, "
+                         f"got a {label.dtype.name} label with the non-integral value {bad}"
+                         f"{hint}")
 
 
 # --- softmax cross entropy ------------------------------------------------------------
@@ -192,6 +212,7 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,
     elif not soft_label:
         label, squeeze = _class_dim_label(api, input, label, ax)
         if label.dtype.kind == "f":
+            _check_integral_label(api, input, label, ax)
             label = T.cast(label, "int64")
         if not use_softmax:  # the fused op checks the range itself
             _check_label_range(api, label, classes, ignore_index)

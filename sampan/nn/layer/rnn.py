@@ -410,11 +410,17 @@ def _run_loop(cell, x, states, mask, reverse: bool, **kwargs):
     return _map(lambda *outs: call("stack", list(outs), axis=0), *outputs), states
 
 
-def _check_inputs(api: str, inputs) -> None:
+def _check_inputs(api: str, inputs, input_size=None, time_major: bool = False) -> None:
+    """Check the user's own inputs (before any time-major transpose), naming the layer."""
+    layout = "[time_steps, batch, input_size]" if time_major else \
+        "[batch, time_steps, input_size]"
     if not hasattr(inputs, "shape") or len(inputs.shape) != 3:
-        raise ValueError(f"{api}: inputs must be a 3-D Tensor [batch, time_steps, "
-                         f"input_size] (or time-major), got "
+        raise ValueError(f"{api}: inputs must be a 3-D Tensor {layout}, got "
                          f"{getattr(inputs, 'shape', type(inputs).__name__)}")
+    feat = inputs.shape[-1]
+    if input_size is not None and feat not in (-1, input_size):
+        raise ValueError(f"{api}: the last dim of inputs {layout} must equal input_size "
+                         f"({input_size}), got inputs of shape {list(inputs.shape)}")
 
 
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major: bool = False,
@@ -467,7 +473,7 @@ class RNN(Layer):
         self.time_major = time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        _check_inputs("RNN", inputs)
+        _check_inputs("RNN", inputs, getattr(self.cell, "input_size", None), self.time_major)
         return rnn(self.cell, inputs, initial_states, sequence_length, self.time_major,
                    self.is_reverse, **kwargs)
 
@@ -499,7 +505,7 @@ class BiRNN(Layer):
         self.time_major = time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        _check_inputs("BiRNN", inputs)
+        _check_inputs("BiRNN", inputs, self.cell_fw.input_size, self.time_major)
         if initial_states is None:
             states_fw = states_bw = None
         elif isinstance(initial_states, (list, tuple)) and len(initial_states) == 2:
@@ -606,7 +612,7 @@ class RNNBase(LayerList):
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
         name = type(self).__name__
-        _check_inputs(name, inputs)
+        _check_inputs(name, inputs, self.input_size, self.time_major)
         dtype = inputs.dtype.name
         x = _time_major(inputs, self.time_major)
         states = self._split_states(initial_states, x.shape[1], dtype)
