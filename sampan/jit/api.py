@@ -17,7 +17,7 @@ import textwrap
 import warnings
 import weakref
 
-from ..static.builder import building_active
+from ..framework.flags import in_dynamic_mode
 from ..static.input_spec import InputSpec
 from .program_cache import ProgramCache, trace
 from .pytree import flatten, freeze, is_tensor, unflatten
@@ -31,9 +31,7 @@ _LEVELS = {"code": 0, "verbosity": 0}
 
 def _tracing() -> bool:
     """True while a Program is being built in this thread (not dynamic mode)."""
-    from ..framework import flags
-    pred = getattr(flags, "in_dynamic_mode", None)
-    return (not pred()) if pred is not None else building_active()
+    return not in_dynamic_mode()
 
 
 def _convert(fn):

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import inspect
 
+from ..framework.flags import dispatch_wrapper
 from ..framework.random import get_rng_state, set_rng_state
 from ..framework.tensor import Parameter, Tensor
-from ..framework.flags import dispatch_wrapper
-from ..static.builder import building, current_block, to_variable
+from ..static.builder import building, current_block, program_guard, to_variable
 from ..static.input import data
 from ..static.input_spec import InputSpec
-from ..static import program_guard
 from ..static.program import Program
 from .pytree import flatten, unflatten
 from .runner import ProgramRunner

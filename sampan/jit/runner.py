@@ -19,9 +19,8 @@ from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
 from ..ops.run_program import Saved
 from ..static.backward import gradients
-from ..static.builder import building
+from ..static.builder import building, program_guard
 from ..static.executor import Executor
-from ..static import program_guard
 from ..static.program import Program
 from ..utils import unique_name
 

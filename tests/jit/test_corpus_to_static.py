@@ -79,10 +79,7 @@ _GROWING = "a tensor array grown in a while_loop: while_loop cannot save states 
            "shape for its gradient (and WhileLoop has no test_attrs turning save_states off)"
 KNOWN = {"tensor_array_append": _GROWING, "tensor_array_concat_len": _GROWING,
          "tensor_array_index_last": _GROWING, "greedy_decode": _GROWING,
-         "no_grad_helper": "@paddle.no_grad() does not stop gradients of ops built statically",
-         "casts_of_tensors": "float(tensor) while tracing stays connected to the graph "
-                             "(eager float() detaches)"}
-KNOWN["casts_of_tensors__1"] = KNOWN["casts_of_tensors"]
+         "no_grad_helper": "@paddle.no_grad() does not stop gradients of ops built statically"}
 _SAVE_KNOWN = {k: v for k, v in KNOWN.items() if v is _GROWING}
 
 
