@@ -335,3 +335,23 @@ def for_over_tensor_enumerate(x):
     for i, row in enumerate(x):
         s = s + row * i
     return s
+
+
+@case(pos(3), neg(3))
+def python_while_tensor_break(x):
+    i = 0
+    while i < 5:
+        if x.sum() > i:
+            break
+        x = x + 1
+        i += 1
+    return x, i
+
+
+@case(pos(3), neg(3))
+def python_list_loop_tensor_return(x):
+    for w in [0.5, 1.0, 2.0]:
+        x = x * w
+        if x.sum() > 2:
+            return x, w
+    return x, 0.0
