@@ -49,26 +49,42 @@ def default_collate_fn(batch: list) -> Any:
         >>> out[0].shape, out[1].dtype
         ((2, 2), dtype('int64'))
     """
+    return _collate(batch, "")
+
+
+def _collate(batch: list, field: str) -> Any:
+    """default_collate_fn on one field; `field` spells its place in a sample ('[0]')."""
     sample = batch[0]
-    if isinstance(sample, np.ndarray):
-        return np.stack(batch, axis=0)
-    if isinstance(sample, Tensor):
-        return np.stack([t._data for t in batch], axis=0)
+    if isinstance(sample, (np.ndarray, Tensor)):
+        arrays = [t._data if isinstance(t, Tensor) else t for t in batch]
+        _check_same_shape(arrays, field)
+        return np.stack(arrays, axis=0)
     if isinstance(sample, (numbers.Number, np.generic)) and not isinstance(sample, (str,
                                                                                      bytes)):
         return _number_array(batch)
     if isinstance(sample, (str, bytes)):
         return list(batch)
     if isinstance(sample, Mapping):
-        return {key: default_collate_fn([d[key] for d in batch]) for key in sample}
+        return {key: _collate([d[key] for d in batch], f"{field}[{key!r}]") for key in sample}
     if isinstance(sample, Sequence):
         width = len(sample)
         if any(len(s) != width for s in batch):
             raise RuntimeError(f"default_collate_fn: fields number not same among samples in "
                                f"a batch, got {[len(s) for s in batch]}")
-        return [default_collate_fn(list(fields)) for fields in zip(*batch)]
+        return [_collate(list(fields), f"{field}[{i}]") for i, fields in enumerate(zip(*batch))]
     raise TypeError(f"default_collate_fn: batch data can only contains: Tensor, numpy.ndarray, "
                     f"dict, list, number, str, bytes, but got {type(sample).__name__}")
+
+
+def _check_same_shape(arrays: list, field: str) -> None:
+    shapes = [list(a.shape) for a in arrays]
+    if any(s != shapes[0] for s in shapes):
+        where = f"field sample{field}" if field else "the samples"
+        raise ValueError(f"default_collate_fn: cannot stack {where} into a batch: the shapes "
+                         f"differ between samples, got {shapes}. Variable-length samples "
+                         f"need a collate_fn that pads (or packs) them: "
+                         f"DataLoader(..., collate_fn=my_collate), or pad them to one shape "
+                         f"in the Dataset.")
 
 
 def default_convert_fn(batch: Any) -> Any:
