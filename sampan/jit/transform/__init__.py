@@ -72,8 +72,14 @@ def _class_name(qualname: str) -> str | None:
     return parts[-2]
 
 
+# library modules converted all the same: containers whose forward calls user sublayers
+_CONVERTED_LIBRARY = ("sampan.nn.layer.container",)
+
+
 def is_ignored(fn) -> bool:
     module = getattr(fn, "__module__", None) or ""
+    if module in _CONVERTED_LIBRARY:
+        return False
     for prefix in _ALWAYS_IGNORED + tuple(IGNORED_MODULES):
         if module == prefix or module.startswith(prefix + "."):
             return True

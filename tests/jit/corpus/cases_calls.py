@@ -333,3 +333,19 @@ _LAMBDA = lambda t, k=2.0: t * k if t.sum() > 0 else t - k  # noqa: E731
 @case(pos(3), neg(3))
 def call_global_lambda(x):
     return _LAMBDA(x) + _LAMBDA(x, k=5.0)
+
+
+class Gate(paddle.nn.Layer):
+    def forward(self, x):
+        if x.mean() > 0:
+            return x * 2
+        return x - 1
+
+
+paddle.seed(13)
+SEQ = paddle.nn.Sequential(paddle.nn.Linear(3, 3), Gate(), paddle.nn.Linear(3, 3), Gate())
+
+
+@case(_rows, lambda: (-rand(2, 3, seed=4),))
+def sequential_with_user_layers(x):
+    return SEQ(x)
