@@ -357,3 +357,14 @@ def test_tensor_dependent_side_effects_are_unsupported():
     assert "effects=('self.calls', 'self.log')" in c.__func__.__sampan_code__
     with pytest.raises(Unsupported, match="'self.calls' is changed inside a tensor-dependent if"):
         _trace(s.step, ([1], "float32"))
+
+
+def test_converted_closures_do_not_keep_their_originals_alive():
+    import gc
+    import weakref
+    fn = make_adder(1.0)
+    ref = weakref.ref(fn)
+    convert_function(fn)
+    del fn
+    gc.collect()
+    assert ref() is None

@@ -261,7 +261,8 @@ def _rebuild(fn, entry: _Entry):
     new.__dict__.update(fn.__dict__)
     for attr in ("__qualname__", "__module__", "__doc__", "__annotations__"):
         setattr(new, attr, getattr(fn, attr))
-    new.__wrapped__ = fn
+    # NOTE: no reference back to fn (e.g. __wrapped__): _FN_CACHE is weak in fn and its
+    # value must not keep fn alive, or converted closures would never be freed
     new.__sampan_code__ = entry.source
     return new
 
