@@ -62,6 +62,15 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         **configs: `pickle_protocol` (deprecated alias of protocol); `use_binary_format`
             and `safetensors` are not supported.
 
+    Returns:
+        None.
+
+    Note:
+        Tensors, arrays, numbers, strings and builtin containers load back with the default
+        safe loader. Any other Python object is pickled as is, and ``paddle.load`` refuses
+        such a file unless called with ``trusted=True`` (see ``paddle.load``). Use
+        ``paddle.load(path, return_numpy=True)`` to get NumPy arrays back instead of Tensors.
+
     Examples:
         >>> import sampan as paddle
         >>> import io
@@ -310,10 +319,18 @@ def load(path, **configs):
 
     Args:
         path (str|PathLike|file-like): a file path or a binary file-like object.
-        **configs: `return_numpy` (bool, default False): return ndarrays, not Tensors;
-            `keep_name_table` (bool, default False): keep Paddle's name table entry;
-            `trusted` (bool, default False, sampan only): use the unrestricted pickle
-            loader, for files you trust that hold other Python objects.
+        **configs: keyword options:
+
+            - return_numpy (bool, optional): return NumPy arrays instead of Tensors.
+              Default False.
+            - keep_name_table (bool, optional): keep the ``StructuredToParameterName@@``
+              name table that Paddle stores in a state_dict. Default False.
+            - trusted (bool, optional, sampan only): allow objects other than builtin
+              containers, OrderedDict, NumPy arrays and Tensors, with Python's
+              unrestricted pickle loader. Unpickling can run arbitrary code: pass True only
+              for files you created or trust. Default False (such files are refused with an
+              error naming the class).
+            - model_filename, params_filename: accepted for Paddle compatibility.
 
     Returns:
         The saved object.
