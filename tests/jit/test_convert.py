@@ -368,3 +368,23 @@ def test_converted_closures_do_not_keep_their_originals_alive():
     del fn
     gc.collect()
     assert ref() is None
+
+
+def _bad_callee(y):
+    return y.reshape([5, 5])  # callee line
+
+
+def bad_in_loop(x, n):
+    i = 0
+    while i < n:
+        x = _bad_callee(x) + 1
+        i += 1
+    return x
+
+
+def test_locate_through_loop_body_and_callee():
+    with pytest.raises(Exception) as info:
+        _trace(bad_in_loop, ([3], "float32"), ([], "int64"))
+    filename, lineno, line = errors.locate(info.value)
+    assert (filename, line) == (__file__, "return y.reshape([5, 5])  # callee line")
+    assert lineno == inspect.getsourcelines(_bad_callee)[1] + 1
