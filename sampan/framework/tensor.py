@@ -99,7 +99,11 @@ class Tensor:
         return self.transpose(list(range(self.ndim))[::-1])
 
     # --- conversion ------------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
+    def numpy(self, *args) -> np.ndarray:
+        """The values as a NumPy array (shared with the tensor). Paddle's optional positional
+        argument (whether its C++ side may copy) is accepted and has no effect here."""
+        if len(args) > 1:
+            raise TypeError(f"Tensor.numpy() takes at most 1 argument, got {len(args)}")
         return self._data
 
     def __array__(self, dtype=None, copy=None):

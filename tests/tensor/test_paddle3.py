@@ -91,3 +91,11 @@ def test_take_raise_negative_index_gradient():
     x = T(X, stop_gradient=False)
     paddle.take(x, T([-1, -1, 0])).sum().backward()
     assert x.grad.tolist() == [[1., 0., 0.], [0., 0., 2.]]
+
+
+def test_numpy_accepts_paddles_optional_argument():
+    # Paddle 3.3.1: t.numpy(False) and t.numpy(True) both return the values
+    t = T([1.5])
+    assert t.numpy(False).tolist() == [1.5] and t.numpy(True).tolist() == [1.5]
+    with pytest.raises(TypeError, match="at most 1 argument"):
+        t.numpy(1, 2)
