@@ -90,7 +90,7 @@ def save(program, model_path, protocol: int = 4, **configs) -> None:
         _save(params, base + ".pdparams", protocol=protocol)
         _save(others, base + ".pdopt", protocol=protocol)
     with open(base + ".pdmodel", "w", encoding="utf-8") as f:
-        json.dump(program_to_dict(program), f, indent=1, sort_keys=True)
+        json.dump(program_to_dict(program), f, indent=1)  # slot order matters
 
 
 def load_program_state(model_path, var_list=None) -> dict:

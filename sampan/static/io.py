@@ -187,7 +187,8 @@ def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
     refuse_py_func(program, "serialize_program")
     d = program_to_dict(program)
     d["feed"], d["fetch"] = program._feed_names, program._fetch_names
-    return json.dumps(d, indent=1, sort_keys=True).encode("utf-8")
+    # NOTE: no sort_keys: an op's output slots are positional in dict order (Executor)
+    return json.dumps(d, indent=1).encode("utf-8")
 
 
 def deserialize_program(data: bytes) -> Program:

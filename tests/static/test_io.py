@@ -147,3 +147,26 @@ def test_dce_keeps_side_effects():
     assert len(types) == len(main.global_block().ops) - 1 and "neg" not in types
     with pytest.raises(KeyError, match="no pass named"):
         apply_pass(main, "nope")
+
+
+def test_multi_output_op_keeps_its_output_order_through_the_file(tmp_path):
+    # batch_norm's outputs are positional (out, mean, variance, ...); sorting the slot
+    # names in the JSON would scramble them
+    main, startup = static.Program(), static.Program()
+    with static_guard(main, startup):
+        x = static.data("x", [4, 3, 2, 2], "float32")
+        bn = paddle.nn.BatchNorm2D(3)
+        bn.eval()
+        y = bn(x) * 2.0
+    exe = static.Executor()
+    exe.run(startup)
+    feed = {"x": np.random.default_rng(0).standard_normal((4, 3, 2, 2)).astype("float32")}
+    want = exe.run(main, feed=feed, fetch_list=[y])[0]
+    paddle.enable_static()
+    try:
+        static.save_inference_model(str(tmp_path / "bn"), [x], [y], exe, program=main)
+        prog, feeds, fetches = static.load_inference_model(str(tmp_path / "bn"), exe)
+        got = exe.run(prog, feed={feeds[0]: feed["x"]}, fetch_list=fetches)[0]
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(got, want, rtol=1e-6)
