@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .tensor.linalg import (cholesky, cholesky_solve, cond, corrcoef, cov, det, eig,  # noqa
                             eigh, eigvals, eigvalsh, householder_product, inverse, lstsq, lu,
-                            lu_unpack, matrix_power, matrix_rank, multi_dot, norm,
+                            lu_solve, lu_unpack, matrix_power, matrix_rank, multi_dot, norm,
                             pca_lowrank, pinv, qr, slogdet, solve, svd, triangular_solve)
 from .tensor.linalg import _matrix_norm, _vector_norm
 from .ops.opdef import norm_axis as _norm_axis
@@ -11,8 +11,8 @@ from .ops.opdef import norm_axis as _norm_axis
 inv = inverse
 
 __all__ = ["cholesky", "cholesky_solve", "cond", "corrcoef", "cov", "det", "eig", "eigh",
-           "eigvals", "eigvalsh", "householder_product", "inv", "lstsq", "lu", "lu_unpack",
-           "matrix_power", "matrix_rank", "multi_dot", "norm", "pca_lowrank", "pinv", "qr",
+           "eigvals", "eigvalsh", "householder_product", "inv", "lstsq", "lu", "lu_solve",
+           "lu_unpack", "matrix_power", "matrix_rank", "multi_dot", "norm", "pca_lowrank", "pinv", "qr",
            "slogdet", "solve", "svd", "triangular_solve", "vector_norm", "matrix_norm"]
 
 

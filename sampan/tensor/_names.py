@@ -76,7 +76,7 @@ TOP_LEVEL_INPLACE = (
 PADDLE3_METHODS = (
     "bitwise_invert", "bitwise_invert_", "bitwise_left_shift", "bitwise_left_shift_",
     "bitwise_right_shift", "bitwise_right_shift_", "copysign", "copysign_", "histogramdd",
-    "masked_scatter", "masked_scatter_", "svd_lowrank", "pdist",
+    "masked_scatter", "masked_scatter_", "pdist",
 )
 PADDLE3_TOP_LEVEL_INPLACE = (
     "bitwise_invert_", "bitwise_left_shift_", "bitwise_right_shift_", "copysign_",

@@ -21,7 +21,7 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "inner", "outer", "einsum", "norm
            "cross", "cholesky", "qr", "svd", "eig", "eigh", "eigvals", "eigvalsh", "inverse",
            "pinv", "det", "slogdet", "solve", "triangular_solve", "cholesky_solve", "lstsq",
            "matrix_power", "matrix_rank", "multi_dot", "cond", "cov", "corrcoef", "lu",
-           "lu_unpack", "cdist", "householder_product", "pca_lowrank"]
+           "lu_unpack", "cdist", "householder_product", "pca_lowrank", "pdist"]
 
 _MATMUL = REGISTRY["matmul"]
 _NO_T: dict = {}  # defaults (no transposes): dispatch skips keyword passing
@@ -256,5 +256,6 @@ from .linalg_decomp import (cholesky, cholesky_solve, det, eig, eigh, eigvals,  
                             eigvalsh, householder_product, inverse, lstsq, lu, lu_unpack,
                             matrix_rank, pca_lowrank, pinv, qr, slogdet, solve, svd,
                             triangular_solve)
+from .linalg_composite import lu_solve, pdist  # noqa: E402,F401  (lu_solve: paddle.linalg)
 from .linalg_composite import (cdist, cond, corrcoef, cov, matrix_power,  # noqa: E402
                                multi_dot)

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..framework.tensor import wrap
 from ..ops.dispatch import call
 from ..ops.linalg import mT
 from .linalg import _check_tensor, _matrix_norm, _ndim, _pvalue, _vector_norm, matmul
@@ -149,3 +150,75 @@ def cdist(x, y, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_n
     xs = call("reshape", x, shape=list(x.shape[:-1]) + [1, x.shape[-1]])
     ys = call("reshape", y, shape=list(y.shape[:-2]) + [1] + list(y.shape[-2:]))
     return _vector_norm(xs - ys, _pvalue("cdist", p), -1, False)
+
+
+def pdist(x, p: float = 2.0, name=None):
+    """p-norm distances between every pair of rows of x: the upper triangle of cdist(x, x),
+    row by row (pairs (0, 1), (0, 2), ..., (N-2, N-1)).
+
+    Args:
+        x (Tensor): float tensor of shape [N, M].
+        p (float, optional): the norm order, >= 0 (0 counts differing coordinates, inf is
+            the largest difference). Default 2.0.
+
+    Returns:
+        Tensor: shape [N * (N - 1) / 2], x's dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.pdist(paddle.to_tensor([[0., 0.], [3., 4.], [6., 8.]]))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [5. , 10., 5. ])
+    """
+    _check_tensor("pdist", "x", x)
+    if len(x.shape) != 2:
+        raise ValueError(f"pdist: x must be a 2-D tensor [N, M], got shape {list(x.shape)}")
+    p = float(p)
+    if not p >= 0:
+        raise ValueError(f"pdist: p must be >= 0, got {p}")
+    rows, cols = np.triu_indices(x.shape[0], 1)
+    diff = (call("gather", x, wrap(rows.astype(np.int64)), axis=0)
+            - call("gather", x, wrap(cols.astype(np.int64)), axis=0))
+    return _vector_norm(diff, p, [1], False)
+
+
+def lu_solve(b, lu, pivots, trans: str = "N", name=None):
+    """Solve A X = b (or A^T X = b) from the LU factorization of A (paddle.linalg.lu).
+
+    Args:
+        b (Tensor): right-hand sides [*, N, K].
+        lu (Tensor): the packed LU factors of A [*, N, N], from ``paddle.linalg.lu``.
+        pivots (Tensor): the int32 pivots from ``paddle.linalg.lu``.
+        trans (str, optional): 'N' solves A X = b, 'T' (or 'C', the same for real A)
+            solves A^T X = b. Default 'N'.
+
+    Returns:
+        Tensor: X, shaped like b.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> A = paddle.to_tensor([[3., 1.], [6., 4.]])
+        >>> lu, piv = paddle.linalg.lu(A)
+        >>> paddle.linalg.lu_solve(paddle.to_tensor([[5.], [14.]]), lu, piv)
+        Tensor(shape=[2, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.],
+                [2.]])
+    """
+    if trans not in ("N", "T", "C"):
+        raise ValueError(f"linalg.lu_solve: trans must be 'N', 'T' or 'C', got {trans!r}")
+    for arg, v in (("b", b), ("lu", lu), ("pivots", pivots)):
+        _check_tensor("lu_solve", arg, v)
+    if len(b.shape) < 2 or b.shape[-2] != lu.shape[-1]:
+        raise ValueError(f"linalg.lu_solve: b must be [*, N, K] with N = {lu.shape[-1]} (the "
+                         f"size of lu), got b of shape {list(b.shape)}")
+    perm, lower, upper = call("lu_unpack", lu, pivots)  # A = P L U
+    if trans == "N":  # U X = L^-1 P^T b
+        y = _tri(lower, matmul(perm, b, transpose_x=True), upper=False, unit=True)
+        return _tri(upper, y, upper=True)
+    y = _tri(upper, b, upper=True, transpose=True)  # A^T = U^T L^T P^T
+    return matmul(perm, _tri(lower, y, upper=False, unit=True, transpose=True))
+
+
+def _tri(a, b, upper: bool, unit: bool = False, transpose: bool = False):
+    return call("triangular_solve", a, b, upper=upper, transpose=transpose,
+                unitriangular=unit)

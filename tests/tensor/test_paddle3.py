@@ -99,3 +99,58 @@ def test_numpy_accepts_paddles_optional_argument():
     assert t.numpy(False).tolist() == [1.5] and t.numpy(True).tolist() == [1.5]
     with pytest.raises(TypeError, match="at most 1 argument"):
         t.numpy(1, 2)
+
+
+PTS = [[0., 0.], [3., 4.], [6., 8.]]
+
+
+@pytest.mark.parametrize("x, p, values", [
+    (PTS, 2.0, [5.0, 10.0, 5.0]),
+    (PTS, 1.0, [7.0, 14.0, 7.0]),
+    ([[0., 0.], [3., 4.], [6., 9.]], float("inf"), [4.0, 9.0, 5.0]),
+    ([[0., 0.], [3., 4.], [0., 9.]], 0.0, [2.0, 1.0, 2.0]),
+    ([[0., 0.]], 2.0, []),
+])
+def test_pdist_matches_paddle(x, p, values):
+    out = paddle.pdist(T(x), p=p)
+    assert out.shape == [len(values)] and out.tolist() == values
+
+
+def test_pdist_gradient_and_errors():
+    x = T([[0., 0.], [3., 4.]], stop_gradient=False)
+    paddle.pdist(x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[-0.6, -0.8], [0.6, 0.8]], rtol=1e-6)
+    with pytest.raises(ValueError, match=r"pdist: x must be a 2-D tensor \[N, M\]"):
+        paddle.pdist(T([1., 2.]))
+    with pytest.raises(ValueError, match="p must be >= 0"):
+        paddle.pdist(T(PTS), p=-1)
+
+
+A3 = [[3., 1., 2.], [6., 3., 4.], [3., 1., 5.]]
+
+
+@pytest.mark.parametrize("trans, values", [
+    ("N", [[-0.11111000180244446], [0.0], [0.666670024394989]]),
+    ("T", [[-3.777780055999756], [1.6666699647903442], [0.7777799963951111]]),
+])
+def test_lu_solve_matches_paddle(trans, values):
+    lu, piv = paddle.linalg.lu(T(A3))
+    out = paddle.linalg.lu_solve(T([[1.], [2.], [3.]]), lu, piv, trans=trans)
+    np.testing.assert_allclose(out.numpy(), values, atol=1e-5)  # Paddle printed 5 decimals
+
+
+def test_lu_solve_batched_gradient_and_errors():
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 4, 4)) + 4 * np.eye(4)
+    b = T(rng.standard_normal((2, 4, 3)), stop_gradient=False)
+    lu, piv = paddle.linalg.lu(T(a))
+    x = paddle.linalg.lu_solve(b, lu, piv)
+    np.testing.assert_allclose(x.numpy(), np.linalg.solve(a, b.numpy()), rtol=1e-10)
+    x.sum().backward()  # d(sum A^-1 b)/db = A^-T 1
+    want = np.linalg.solve(np.swapaxes(a, -1, -2), np.ones((2, 4, 3)))
+    np.testing.assert_allclose(b.grad.numpy(), want, rtol=1e-10)
+    with pytest.raises(ValueError, match="trans must be 'N', 'T' or 'C'"):
+        paddle.linalg.lu_solve(b, lu, piv, trans="X")
+    with pytest.raises(ValueError, match=r"b must be \[\*, N, K\] with N = 4"):
+        paddle.linalg.lu_solve(T(np.ones((2, 3, 1))), lu, piv)
+    assert not hasattr(paddle, "lu_solve")  # paddle.linalg only, as in Paddle 3.3.1
