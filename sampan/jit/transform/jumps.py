@@ -29,6 +29,11 @@ def _bodies(stmt) -> list:
     return []
 
 
+def _clauses(stmt) -> list:
+    """except handlers of a try, cases of a match: nodes with their own `body`."""
+    return list(getattr(stmt, "handlers", [])) + list(getattr(stmt, "cases", []))
+
+
 class ReturnTransformer:
     """`return e` -> `__return_N = True; __return_value_N = e` (+ `break` inside loops); the
     rest of each block is guarded; the function ends in one `return`."""
@@ -93,7 +98,7 @@ class ReturnTransformer:
             return
         for field in _bodies(s):
             setattr(s, field, self._block(getattr(s, field), in_loop))
-        for h in getattr(s, "handlers", []):
+        for h in _clauses(s):
             h.body = self._block(h.body, in_loop)
 
 
@@ -163,7 +168,7 @@ class BreakContinueTransformer(ast.NodeTransformer):
             if not isinstance(s, _LOOPS + _DEFS):
                 for field in _bodies(s):
                     setattr(s, field, self._block(getattr(s, field)))
-                for h in getattr(s, "handlers", []):
+                for h in _clauses(s):
                     h.body = self._block(h.body)
             out.append(s)
             rest = stmts[i + 1:]

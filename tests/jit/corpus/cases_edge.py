@@ -176,3 +176,18 @@ def match_in_tensor_branch(x, spec=("scale", 3.0)):
     else:
         y = -x
     return y
+
+
+@case(pos(3), neg(3))
+def match_with_jumps(x, kinds=("skip", "grow", "stop", "grow")):
+    for kind in kinds:
+        match kind:
+            case "skip":
+                continue
+            case "stop":
+                if x.sum() > 1:
+                    return x * 10
+                break
+            case _:
+                x = x + 1
+    return x
