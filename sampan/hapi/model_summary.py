@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 
 _MIN_WIDTHS = (15, 20, 20, 15)  # layer, input shape, output shape, params
 _MIN_TABLE = 75
@@ -99,7 +99,7 @@ def _layer_index(layer, fallback: int) -> int:
 
 
 def _shapes(value):
-    if isinstance(value, Tensor) or getattr(value, "_is_variable", False):
+    if isinstance(value, Tensor) or is_variable(value):
         return list(value.shape)
     if isinstance(value, (list, tuple)):
         out = [_shapes(v) for v in value]

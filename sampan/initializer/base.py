@@ -12,7 +12,7 @@ import math
 from .. import tensor as _T
 from ..framework.flags import STATE, dispatch_bypass
 from ..framework.random import next_seed
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..ops.dispatch import call
 
 __all__ = ["Initializer"]
@@ -40,11 +40,6 @@ class filling:
         finally:
             STATE.grad_enabled = self._grad
         return False
-
-
-def is_variable(value) -> bool:
-    """True for a static Variable (the initializer room does not import `static`)."""
-    return bool(getattr(value, "_is_variable", False))
 
 
 class Initializer:

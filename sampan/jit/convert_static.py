@@ -12,7 +12,7 @@ Imports `framework`, `tensor`, `static` and sibling `errors`.
 from __future__ import annotations
 
 from ..framework.dtype import get_default_dtype
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..static.builder import to_variable
 from ..static.control_flow import while_loop
 from ..static.control_flow_block import _append_cond, _Sub
@@ -22,7 +22,7 @@ from .errors import Dy2StaticError, Unsupported
 
 
 def is_var(x) -> bool:
-    return getattr(x, "_is_variable", False)
+    return is_variable(x)
 
 
 def is_num(x) -> bool:
@@ -48,7 +48,7 @@ class UndefinedVar:
                         f"is only assigned in a branch or loop that did not run)")
 
     def __getattr__(self, attr):
-        if attr.startswith("_"):   # probes such as getattr(v, "_is_variable", False)
+        if attr.startswith("_"):   # probes such as is_variable(v)
             raise AttributeError(attr)
         self._fail()
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 
 
 def is_tensor(x) -> bool:
     """An eager Tensor or a static Variable (a leaf that becomes a Program input/output)."""
-    return isinstance(x, Tensor) or getattr(x, "_is_variable", False)
+    return isinstance(x, Tensor) or is_variable(x)
 
 
 def flatten(value, leaf=is_tensor) -> tuple:

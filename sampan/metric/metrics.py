@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import tensor as T
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..static.metrics import top_k_accuracy
 
 __all__ = ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]
@@ -349,7 +349,7 @@ def accuracy(input: Tensor, label: Tensor, k: int = 1, correct: Tensor | None = 
     """
     api = "paddle.metric.accuracy"
     for arg, value in (("input", input), ("label", label)):
-        if not isinstance(value, Tensor) and not getattr(value, "_is_variable", False):
+        if not isinstance(value, Tensor) and not is_variable(value):
             raise TypeError(f"{api}: {arg} must be a Tensor, got {type(value).__name__}")
     if len(label.shape) != 2 or label.shape[1] != 1:
         raise ValueError(f"{api}: label must be 2-D [N, 1], got shape {list(label.shape)}")

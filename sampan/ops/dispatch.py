@@ -16,7 +16,7 @@ from ..framework import dtype as _dt
 from ..framework import flags as _flags
 from ..framework.flags import HOT, STATE
 from ..framework.node import GradNode, pack_saved
-from ..framework.tensor import Parameter, Tensor, to_array, wrap
+from ..framework.tensor import Parameter, Tensor, to_array, wrap, is_variable
 from .opdef import REGISTRY, OpDef, TensorSpec
 
 _EMPTY: dict = {}
@@ -130,7 +130,7 @@ def as_tensor(op: OpDef, arg: str, value) -> Tensor:
     """An input slot value as a Tensor (Python and NumPy values become constants)."""
     if isinstance(value, Tensor):
         return value
-    if getattr(value, "_is_variable", False):
+    if is_variable(value):
         raise TypeError(f"{op.name}: {arg} is a static Variable but the program runs in "
                         f"dynamic mode; call paddle.enable_static() or use program_guard")
     try:

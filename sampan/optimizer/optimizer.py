@@ -15,7 +15,7 @@ import numpy as np
 
 from ..backend import numpy_ as _xp
 from ..framework.flags import in_dynamic_mode
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..ops.opdef import REGISTRY
 from ..regularizer import L2Decay, WeightDecayRegularizer
 from ..utils import unique_name
@@ -367,7 +367,7 @@ class Optimizer:
         Returns:
             tuple: (optimize ops: [] in eager mode, list of (param, grad) pairs updated).
         """
-        if getattr(loss, "_is_variable", False):  # static mode: append the update ops
+        if is_variable(loss):  # static mode: append the update ops
             from .static_minimize import minimize
             return minimize(self, loss, startup_program, parameters, no_grad_set)
         params = self._all_params() if parameters is None else list(parameters)
@@ -389,7 +389,7 @@ class Optimizer:
 
 def _is_variable(obj) -> bool:
     """A static-graph Variable/Parameter (not a Tensor subclass)."""
-    return bool(getattr(obj, "_is_variable", False))
+    return bool(is_variable(obj))
 
 
 def _check_parameters(api: str, parameters) -> None:

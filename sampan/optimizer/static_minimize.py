@@ -29,6 +29,7 @@ from ..static.builder import append_op, build_into
 from ..static.executor import set_run_value
 from ..static.program import default_startup_program
 from ..utils import unique_name
+from ..framework.tensor import is_variable
 
 
 class StaticState:
@@ -124,7 +125,7 @@ def minimize(optimizer, loss, startup_program=None, parameters=None, no_grad_set
 def _known(program, p) -> bool:
     if isinstance(p, str):
         return program.global_block().has_var(p)
-    if getattr(p, "_is_variable", False):
+    if is_variable(p):
         return p.block.program is program
     return id(p) in program._eager_ids
 
@@ -136,7 +137,7 @@ def _groups_by_name(program, optimizer) -> dict:
         for p in group["params"]:
             if isinstance(p, str):
                 out[p] = group
-            elif getattr(p, "_is_variable", False):
+            elif is_variable(p):
                 out[p.name] = group
             else:
                 known = program._eager_ids.get(id(p))
@@ -197,7 +198,7 @@ def _entry(optimizer, state: StaticState, startup, param, group) -> tuple:
             proxy, states, attrs, mult, reg = optimizer._entry(_ParamProxy(param), group)
         finally:
             del optimizer._add_accumulator
-        names = tuple(s.name if getattr(s, "_is_variable", False) else s for s in states)
+        names = tuple(s.name if is_variable(s) else s for s in states)
         entry = state.entries[param.name] = (proxy, names, attrs, mult, reg)
     return entry
 

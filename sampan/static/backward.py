@@ -13,6 +13,7 @@ from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
 from .builder import append_op, build_into, to_variable
 from .control_flow_grad import StaticBlocks
 from .program import Variable
+from ..framework.tensor import is_variable
 
 
 def _names(value) -> list:
@@ -56,7 +57,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
                [2.]], dtype=float32)
         >>> paddle.disable_static()
     """
-    if not getattr(loss, "_is_variable", False):
+    if not is_variable(loss):
         _dynamic_mode_check("paddle.static.append_backward")
         raise TypeError(f"append_backward: loss must be a static Variable, got "
                         f"{type(loss).__name__}")
@@ -109,7 +110,7 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None) -> list:
     single = not isinstance(inputs, (list, tuple))
     inputs = [inputs] if single else list(inputs)
     for v in targets + inputs:
-        if not getattr(v, "_is_variable", False):
+        if not is_variable(v):
             _dynamic_mode_check("paddle.static.gradients")
             raise TypeError(f"gradients: targets and inputs must be static Variables, got "
                             f"{type(v).__name__}")

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..framework import dtype as _dt
 from ..framework.flags import STATE, in_dynamic_mode, set_target, target_guard
-from ..framework.tensor import Parameter as EagerParameter, Tensor, to_array
+from ..framework.tensor import Parameter as EagerParameter, Tensor, to_array, is_variable
 from ..ops.dispatch import promote_inputs
 from ..ops.opdef import REGISTRY, TensorSpec
 from ..utils import unique_name
@@ -81,7 +81,7 @@ def to_variable(block, api: str, slot: str, value) -> Variable:
     """A slot value as a Variable of `block`'s program: eager Parameters (and persistable
     tensors) become persistable Variables backed by the tensor; other eager values become
     constants."""
-    if getattr(value, "_is_variable", False):
+    if is_variable(value):
         if value.block.program is not block.program:
             raise ValueError(f"{api}: {slot} is Variable '{value.name}' of another Program; "
                              f"build everything under one program_guard")
@@ -128,9 +128,9 @@ def _constant(program, arr: np.ndarray) -> Variable:
 
 def _has_variable(inputs) -> bool:
     for v in inputs:
-        if getattr(v, "_is_variable", False):
+        if is_variable(v):
             return True
-        if v.__class__ in (list, tuple) and any(getattr(x, "_is_variable", False) for x in v):
+        if v.__class__ in (list, tuple) and any(is_variable(x) for x in v):
             return True
     return False
 
@@ -232,7 +232,7 @@ def rebind(x: Variable, result: Variable) -> Variable:
 
 def _static_inplace(fn, api: str):
     def inplace(x, *args, **kwargs):
-        if not getattr(x, "_is_variable", False):
+        if not is_variable(x):
             raise TypeError(f"{api}: x must be a Variable, got {type(x).__name__}")
         result = fn(x, *args, **kwargs)
         if result.dtype is not x.dtype:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..ops.opdef import REGISTRY
 from .builder import append_op, build_into, current_block
 
 
 def _is_var(v) -> bool:
-    return getattr(v, "_is_variable", False)
+    return is_variable(v)
 
 
 # --- nested structures ------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..backend import numpy_ as _xp
 from ..framework.random import next_seed
-from ..framework.tensor import Tensor, to_array, wrap
+from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from .plan import Plan, compile_block as _compile
 from .program import Program, default_main_program
 from .variable import check_feed_array
@@ -228,7 +228,7 @@ def _flat_fetch(fetch_list) -> list:
 def _fetch_name(f, where: str) -> str:
     if isinstance(f, str):
         return f
-    if getattr(f, "_is_variable", False):
+    if is_variable(f):
         return f.name
     raise TypeError(f"Executor.run: {where} must be a Variable or a variable name (or a "
                     f"list/tuple of them), got {type(f).__name__}")

@@ -16,6 +16,7 @@ from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .builder import append_op, building_active, build_into
 from .program import default_main_program, default_startup_program
+from ..framework.tensor import is_variable
 
 
 class StaticModeError(AssertionError, RuntimeError):
@@ -181,7 +182,7 @@ def write_to(block, value, name: str) -> None:
     if value.dtype != target.dtype:
         value = append_op(REGISTRY["cast"], (value,), {"dtype": target.dtype.name},
                           block=block)
-    elif not getattr(value, "_is_variable", False) or not _defined_last(block, value):
+    elif not is_variable(value) or not _defined_last(block, value):
         value = append_op(REGISTRY["assign"], (value,), {}, block=block)
     for names in block.ops[-1].outputs.values():
         if value.name in names:

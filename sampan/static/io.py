@@ -17,7 +17,7 @@ from ..framework import dtype as _dt
 from .executor import Scope, global_scope
 from .passes.dce import dead_code_elimination
 from ..framework.io import write_atomic
-from ..framework.tensor import wrap
+from ..framework.tensor import wrap, is_variable
 from .program import Block, Operator, Parameter, Program, Variable, default_main_program
 
 FORMAT = "sampan.program"
@@ -145,7 +145,7 @@ def _names(vars_, api: str = "normalize_program") -> list:
         return []
     vars_ = vars_ if isinstance(vars_, (list, tuple)) else [vars_]
     for v in vars_:
-        if not isinstance(v, str) and not getattr(v, "_is_variable", False):
+        if not isinstance(v, str) and not is_variable(v):
             from .builder import building_active
             from .input import static_mode_error
             if not building_active():
@@ -255,7 +255,7 @@ def save_inference_model(path_prefix: str, feed_vars, fetch_vars, executor, **kw
     os.makedirs(os.path.dirname(os.path.abspath(path_prefix)), exist_ok=True)
     if kwargs.get("program") is None:  # the fetches' own program, not only the default one
         fetches = fetch_vars if isinstance(fetch_vars, (list, tuple)) else [fetch_vars]
-        if fetches and getattr(fetches[0], "_is_variable", False):
+        if fetches and is_variable(fetches[0]):
             kwargs["program"] = fetches[0].block.program
     model = serialize_program(feed_vars, fetch_vars, _api="save_inference_model", **kwargs)
     params = serialize_persistables(feed_vars, fetch_vars, executor, **kwargs)

@@ -5,7 +5,7 @@ Imports `framework`, `ops` and `static`.
 """
 from __future__ import annotations
 
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..ops.metric_ops import auc_stat_shape
 from ..ops.dispatch import call
 from ..ops.opdef import REGISTRY
@@ -15,7 +15,7 @@ from .program import default_startup_program
 
 
 def _is_var(x) -> bool:
-    return getattr(x, "_is_variable", False)
+    return is_variable(x)
 
 
 def _check(api: str, arg: str, x) -> None:

@@ -16,6 +16,7 @@ from .builder import append_op, build_into, building_active
 from .executor import global_scope
 from .input import static_mode_error
 from .program import default_main_program, default_startup_program
+from ..framework.tensor import is_variable
 
 
 def xpu_places(device_ids=None) -> list:
@@ -111,7 +112,7 @@ class ExponentialMovingAverage:
                 or not 0.0 <= decay <= 1.0:
             raise ValueError(f"ExponentialMovingAverage: decay must be a float in [0, 1], got "
                              f"{decay!r}")
-        if thres_steps is not None and not getattr(thres_steps, "_is_variable", False):
+        if thres_steps is not None and not is_variable(thres_steps):
             raise TypeError(f"ExponentialMovingAverage: thres_steps must be a Variable or "
                             f"None, got {type(thres_steps).__name__}")
         self._decay = float(decay)

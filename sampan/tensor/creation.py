@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor, to_array, wrap
+from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
 from ._helpers import check_inplace, is_tensor
@@ -348,7 +348,7 @@ def assign(x, output=None) -> Tensor:
     result = dispatch(REGISTRY["assign"], (x,))
     if output is None:
         return result
-    if getattr(result, "_is_variable", False) and isinstance(output, Tensor):
+    if is_variable(result) and isinstance(output, Tensor):
         return result._assign_into(output)  # built into a Program: see Variable._assign_into
     if not is_tensor(output):
         raise TypeError(f"assign: output must be a Tensor or None, got "

@@ -13,7 +13,7 @@ import numpy as np
 from ..framework import dtype as _dt
 from ..framework.flags import in_dynamic_mode
 from ..framework.random import next_seed
-from ..framework.tensor import Tensor, to_array, wrap
+from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from ..ops import extra as _extra_ops  # noqa: F401  (registers top_p_sampling)
 from ..ops.dispatch import call
 
@@ -172,7 +172,7 @@ def _slice(t, axis: int, start: int, stop: int):
 def _trapezoid(api: str, y, x, dx, axis: int, cumulative: bool):
     if x is not None and dx is not None:
         raise ValueError(f"{api}: not permitted to specify both x and dx input args")
-    if not isinstance(y, Tensor) and not getattr(y, "_is_variable", False):
+    if not isinstance(y, Tensor) and not is_variable(y):
         raise TypeError(f"{api}: y must be a Tensor, got {type(y).__name__}")
     if y.dtype.kind != "f":
         raise TypeError(f"{api}: y must be a float16, float32 or float64 tensor, got "
@@ -371,7 +371,7 @@ def check_shape(shape, op_name, expected_shape_type=(list, tuple), expected_elem
         return
 
     def is_tensor(v):
-        return isinstance(v, Tensor) or getattr(v, "_is_variable", False)
+        return isinstance(v, Tensor) or is_variable(v)
 
     def check_dtype(v, what):
         if expected_tensor_dtype is not None and \

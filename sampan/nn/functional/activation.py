@@ -9,7 +9,7 @@ import inspect
 
 from ... import tensor as _T
 from ...framework import dtype as _dt
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call, dispatch
 from ...ops.opdef import REGISTRY, norm_axis
 from ...tensor._helpers import make_inplace
@@ -39,7 +39,7 @@ def _float(api: str, arg: str, value) -> float:
 
 def _check_float(api: str, x, arg: str = "x") -> None:
     """Activations take float tensors only (Paddle registers no integer kernels)."""
-    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+    if not isinstance(x, Tensor) and not is_variable(x):
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
     if getattr(x.dtype, "kind", "f") != "f":
         raise TypeError(f"{api}: {arg} must be a floating point tensor (float16, bfloat16, "
@@ -93,7 +93,7 @@ def prelu(x, weight, data_format="NCHW", name=None):
         Tensor of x's shape and dtype.
     """
     _check_float("prelu", x)
-    if not isinstance(weight, Tensor) and not getattr(weight, "_is_variable", False):
+    if not isinstance(weight, Tensor) and not is_variable(weight):
         raise TypeError(f"prelu: weight must be a Tensor, got {type(weight).__name__}")
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
         raise ValueError(f"prelu: data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "

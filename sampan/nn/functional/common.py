@@ -5,7 +5,7 @@ Calls OpDefs through dispatch and composes public tensor functions; no mode chec
 from __future__ import annotations
 
 from ...framework.random import next_seed
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call, dispatch
 from ...ops.opdef import REGISTRY, broadcast_shapes
 from ...tensor._helpers import make_inplace
@@ -23,7 +23,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _tensor(api: str, arg: str, x) -> None:
-    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+    if not isinstance(x, Tensor) and not is_variable(x):
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call
 
 __all__ = ["pairwise_distance", "pdist"]
@@ -46,7 +46,7 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None) -> Te
         [5.0, 5.0]
     """
     for arg, t in (("x", x), ("y", y)):
-        if not isinstance(t, Tensor) and not getattr(t, "_is_variable", False):
+        if not isinstance(t, Tensor) and not is_variable(t):
             raise TypeError(f"pairwise_distance: {arg} must be a Tensor, got "
                             f"{type(t).__name__}")
     if len(x.shape) == 0:

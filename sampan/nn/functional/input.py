@@ -4,7 +4,7 @@ Calls OpDefs through dispatch; no mode checks.
 """
 from __future__ import annotations
 
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import dispatch
 from ...ops.opdef import REGISTRY
 from ...tensor.indexing import one_hot as _one_hot
@@ -57,7 +57,7 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     Returns:
         Tensor: x.shape + [embedding_dim], weight's dtype.
     """
-    if not isinstance(weight, Tensor) and not getattr(weight, "_is_variable", False):
+    if not isinstance(weight, Tensor) and not is_variable(weight):
         raise TypeError(f"embedding: weight must be a Tensor, got {type(weight).__name__}")
     if scale_grad_by_freq:
         raise NotImplementedError("embedding: scale_grad_by_freq=True is not supported")

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ... import tensor as T
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
@@ -54,7 +54,7 @@ def _check_same_shape(api: str, x, y, names=("input", "label")) -> None:
 
 def _concrete(t) -> bool:
     """True for an eager Tensor (values can be inspected), False for a static Variable."""
-    return isinstance(t, Tensor) and not getattr(t, "_is_variable", False)
+    return isinstance(t, Tensor) and not is_variable(t)
 
 
 def _check_label_range(api: str, label, classes: int, ignore_index: int,

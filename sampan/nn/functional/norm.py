@@ -7,7 +7,7 @@ public tensor functions. No mode checks.
 from __future__ import annotations
 
 from ...autograd import no_grad
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call, dispatch
 from ...ops.nn_norm import channel_axis
 from ...ops.opdef import REGISTRY
@@ -23,7 +23,7 @@ _BN_LAYOUTS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
 
 def _tensor(api: str, arg: str, x) -> None:
-    if not isinstance(x, Tensor) and not getattr(x, "_is_variable", False):
+    if not isinstance(x, Tensor) and not is_variable(x):
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
 
 

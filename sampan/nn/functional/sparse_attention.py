@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ... import tensor as T
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 
 __all__ = ["sparse_attention"]
 
@@ -20,7 +20,7 @@ _MASKED = -1e30
 
 
 def _concrete(t) -> bool:
-    return isinstance(t, Tensor) and not getattr(t, "_is_variable", False)
+    return isinstance(t, Tensor) and not is_variable(t)
 
 
 def _check_inputs(query, key, value, offset, columns, key_padding_mask, attn_mask) -> None:

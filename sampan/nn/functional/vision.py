@@ -14,7 +14,7 @@ import numpy as np
 
 from ... import tensor as _T
 from ...framework import dtype as _dt
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, is_variable
 
 __all__ = ["pad", "zeropad2d", "interpolate", "upsample", "grid_sample", "affine_grid",
            "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
@@ -23,7 +23,7 @@ pad = _T.pad
 
 
 def _is_tensor(x) -> bool:
-    return isinstance(x, Tensor) or getattr(x, "_is_variable", False)
+    return isinstance(x, Tensor) or is_variable(x)
 
 
 def _check_tensor(api: str, x, arg: str = "x") -> None:
