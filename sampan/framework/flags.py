@@ -13,13 +13,15 @@ import threading
 
 
 class _Hot:
-    """Process-wide count of threads whose dispatch chain is non-empty. Dispatch tests this
-    plain attribute first, so the eager path pays no thread-local lookup when nothing is
-    installed anywhere."""
-    __slots__ = ("active",)
+    """Process-wide counts that let dispatch skip the thread-local state on the plain path:
+    `active`, threads whose dispatch chain is non-empty; `quirk`, threads whose grad mode is
+    off or that have saved-tensor hooks. While both are 0 the eager path reads no
+    thread-local attribute."""
+    __slots__ = ("active", "quirk")
 
     def __init__(self) -> None:
         self.active = 0
+        self.quirk = 0
 
 
 HOT = _Hot()
@@ -28,9 +30,10 @@ _HOT_LOCK = threading.Lock()
 
 class _State(threading.local):
     def __init__(self) -> None:
-        self.grad_enabled = True
+        self._grad = True
         # (pack_hook, unpack_hook) of the innermost autograd.saved_tensors_hooks, or None
-        self.saved_hooks = None
+        self._hooks = None
+        self._quirky = False
         # callable (op, inputs, attrs, nxt) that builds ops into a static Block when it
         # decides to (else calls nxt); None in dynamic mode
         self.target = None
@@ -39,6 +42,32 @@ class _State(threading.local):
         # the composed chain (op, inputs, attrs) -> outputs; None when target and wrappers
         # are both empty. Derived: written only by `_recompose`.
         self.intercept = None
+
+    # grad mode and saved hooks are properties so that every write keeps HOT.quirk true
+    @property
+    def grad_enabled(self) -> bool:
+        return self._grad
+
+    @grad_enabled.setter
+    def grad_enabled(self, mode: bool) -> None:
+        self._grad = mode
+        self._requirk()
+
+    @property
+    def saved_hooks(self):
+        return self._hooks
+
+    @saved_hooks.setter
+    def saved_hooks(self, hooks) -> None:
+        self._hooks = hooks
+        self._requirk()
+
+    def _requirk(self) -> None:
+        quirky = not self._grad or self._hooks is not None
+        if quirky != self._quirky:
+            self._quirky = quirky
+            with _HOT_LOCK:
+                HOT.quirk += 1 if quirky else -1
 
 
 STATE = _State()

@@ -61,7 +61,7 @@ def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY, _eager: bool = Fals
         out = op.compute(_xp, *arrays, **attrs) if attrs else op.compute(_xp, *arrays)
     except Exception as err:  # explain with infer, which names the op and argument
         _explain(op, arrays, attrs, err)
-    if need and op.vjp is not None and STATE.grad_enabled:
+    if need and op.vjp is not None and (not HOT.quirk or STATE.grad_enabled):
         return _record(op, inputs, inputs, attrs, out)
     if op.multi_out:
         return tuple([_wrap(o) for o in out])
@@ -119,7 +119,7 @@ def _eager_general(op: OpDef, inputs: tuple, attrs: dict):
         out = op.compute(_xp, *args, **attrs)
     except Exception as err:
         _explain(op, args, attrs, err)
-    if need and STATE.grad_enabled and op.vjp is not None:
+    if need and op.vjp is not None and (not HOT.quirk or STATE.grad_enabled):
         return _record(op, tuple(norm), flat, attrs, out)
     if op.multi_out:
         return tuple([_wrap(o) for o in out])
@@ -177,7 +177,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
             t._node = node
         if op.saved_outputs:
             node.saved_out = [(op.outputs[0], out, _ref(t), 0)]
-        if STATE.saved_hooks is not None:
+        if HOT.quirk and STATE.saved_hooks is not None:
             pack_saved(node, STATE.saved_hooks, wrap)
         return t
     results = []
@@ -196,7 +196,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     if op.saved_outputs:
         node.saved_out = [(op.outputs[i], results[i]._data, _ref(results[i]), 0)
                           for i in op.saved_outputs]
-    if STATE.saved_hooks is not None:
+    if HOT.quirk and STATE.saved_hooks is not None:
         pack_saved(node, STATE.saved_hooks, wrap)
     return tuple(results)
 

@@ -183,3 +183,28 @@ def test_a_new_thread_starts_in_dynamic_mode_with_grad_enabled():
     finally:
         paddle.disable_static()
     assert seen == {"dynamic": True, "grad": True}
+
+
+def test_no_grad_in_one_thread_leaves_another_threads_recording_alone():
+    from sampan.framework.flags import HOT
+    inside, go = threading.Event(), threading.Event()
+    seen = {}
+
+    def quiet():
+        with paddle.no_grad():
+            x = paddle.to_tensor([1.0], stop_gradient=False)
+            seen["quiet_grad"] = not (x * 2).stop_gradient
+            inside.set()
+            go.wait(timeout=10)
+
+    t = threading.Thread(target=quiet)
+    t.start()
+    assert inside.wait(timeout=10)
+    x = paddle.to_tensor([3.0], stop_gradient=False)
+    y = (x * x).sum()       # this thread still records
+    y.backward()
+    go.set()
+    t.join(timeout=10)
+    assert seen == {"quiet_grad": False}
+    np.testing.assert_allclose(x.grad.numpy(), [6.0])
+    assert HOT.quirk == 0   # every grad-mode change was undone
