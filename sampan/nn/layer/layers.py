@@ -181,12 +181,12 @@ class Layer:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("call super().__init__() before assigning parameters")
-            self._drop(name)
+            self._unregister_attr(name)
             params[name] = value
         elif isinstance(value, Layer):
             if params is None:
                 raise AttributeError("call super().__init__() before assigning sublayers")
-            self._drop(name)
+            self._unregister_attr(name)
             d["_sub_layers"][name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -201,7 +201,7 @@ class Layer:
         elif isinstance(value, Tensor) and params is not None:
             # Paddle: a plain Tensor attribute becomes a buffer (non-persistable if new)
             if name not in d["_buffers"]:
-                self._drop(name)
+                self._unregister_attr(name)
                 d["_non_persistable_buffer_names_set"].add(name)
             d["_buffers"][name] = value
         elif params is not None and name in d["_buffers"] and value is None:
@@ -209,7 +209,8 @@ class Layer:
         else:
             object.__setattr__(self, name, value)
 
-    def _drop(self, name: str) -> None:
+    def _unregister_attr(self, name: str) -> None:
+        # NOTE: not `_drop`: Paddle models name a Dropout sublayer `self._drop` (SqueezeNet)
         d = self.__dict__
         d.pop(name, None)
         for key in ("_parameters", "_sub_layers", "_buffers"):
