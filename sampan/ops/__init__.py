@@ -13,3 +13,4 @@ from . import control_flow, extra, fft, fused  # noqa: F401
 from . import metric_ops, print_op, py_func  # noqa: F401
 from . import run_program  # noqa: F401
 from . import bitshift  # noqa: F401
+from . import random_dist  # noqa: F401

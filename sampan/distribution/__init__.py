@@ -1,0 +1,31 @@
+"""paddle.distribution: probability distributions, transforms and KL divergence.
+
+Written in sampan tensor ops (gradients and static mode come with them); draws go through
+sampan's random ops so `paddle.seed` reproduces them. Imports rooms below it only.
+"""
+from __future__ import annotations
+
+from . import transform  # noqa: F401
+from .continuous import Cauchy, Gumbel, Laplace, Normal, StudentT, Uniform
+from .counting import Binomial, Geometric, Poisson
+from .discrete import Bernoulli, Categorical, ContinuousBernoulli, Multinomial
+from .distribution import Distribution
+from .gamma import Beta, Chi2, Dirichlet, Exponential, ExponentialFamily, Gamma
+from .kl import kl_divergence, register_kl
+from .multivariate_normal import MultivariateNormal
+from .transform import (AbsTransform, AffineTransform, ChainTransform, ExpTransform,
+                        IndependentTransform, PowerTransform, ReshapeTransform,
+                        SigmoidTransform, SoftmaxTransform, StackTransform,
+                        StickBreakingTransform, TanhTransform, Transform)
+from .transformed_distribution import Independent, LogNormal, TransformedDistribution
+
+__all__ = [
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
+    "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "Gamma", "Geometric",
+    "Gumbel", "Independent", "Laplace", "LogNormal", "Multinomial", "MultivariateNormal",
+    "Normal", "Poisson", "StudentT", "TransformedDistribution", "Uniform",
+    "kl_divergence", "register_kl",
+    "Transform", "AbsTransform", "AffineTransform", "ChainTransform", "ExpTransform",
+    "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+    "SoftmaxTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
+]
