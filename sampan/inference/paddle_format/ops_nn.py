@@ -1,0 +1,229 @@
+"""Translators of Paddle's neural-network op types (legacy names and slots) onto sampan's
+nn.functional: convolution, pooling, normalization, activations, dropout, rnn, embedding,
+interpolation. Each translator is `fn(ctx, op) -> {output slot: value}`.
+Imports `nn.functional`, `tensor` and its package.
+"""
+from __future__ import annotations
+
+from ... import tensor as T
+from ...ops.dispatch import call
+from ...nn import functional as F
+from .build import LazyFill, Unsupported
+
+
+def _pads(p: list, nd: int = 2):
+    """Paddle's paddings attr ([ph, pw] or [top, bottom, left, right]) as sampan padding."""
+    p = [int(v) for v in p]
+    if len(p) == 2 * nd:
+        return [[p[2 * i], p[2 * i + 1]] for i in range(nd)] if any(
+            p[2 * i] != p[2 * i + 1] for i in range(nd)) else p[::2]
+    return p
+
+
+def _padding(a: dict, nd: int = 2):
+    algo = a.get("padding_algorithm", "EXPLICIT")
+    return algo if algo in ("SAME", "VALID") else _pads(a.get("paddings", [0] * nd), nd)
+
+
+def _fmt(a: dict) -> str:
+    f = a.get("data_format", "NCHW")
+    return "NCHW" if f in ("AnyLayout", "NCHW") else f
+
+
+def conv2d(c, op):
+    a = op.attrs
+    out = F.conv2d(c.var(op, "Input"), c.var(op, "Filter"), c.opt(op, "Bias"),
+                   a.get("strides", [1, 1]), _padding(a), a.get("dilations", [1, 1]),
+                   a.get("groups", 1), _fmt(a))
+    return {"Output": out}
+
+
+def conv2d_transpose(c, op):
+    a = op.attrs
+    size = a.get("output_size") or None
+    out = F.conv2d_transpose(c.var(op, "Input"), c.var(op, "Filter"), c.opt(op, "Bias"),
+                             a.get("strides", [1, 1]), _padding(a),
+                             a.get("output_padding") or 0, a.get("dilations", [1, 1]),
+                             a.get("groups", 1), list(size) if size else None, _fmt(a))
+    return {"Output": out}
+
+
+def pool2d(c, op):
+    a = op.attrs
+    x, fmt = c.var(op, "X"), _fmt(a)
+    kind, ksize = a.get("pooling_type", "max"), list(a.get("ksize", [1, 1]))
+    if a.get("global_pooling"):
+        ksize, a = [1, 1], dict(a, adaptive=True)
+    if a.get("adaptive"):
+        if kind == "max":
+            return {"Out": F.adaptive_max_pool2d(x, ksize)}
+        return {"Out": F.adaptive_avg_pool2d(x, ksize, data_format=fmt)}
+    stride, pad = a.get("strides", [1, 1]), _padding(a)
+    if kind == "max":
+        out = F.max_pool2d(x, ksize, stride, pad, ceil_mode=a.get("ceil_mode", False),
+                           data_format=fmt)
+    else:
+        out = F.avg_pool2d(x, ksize, stride, pad, ceil_mode=a.get("ceil_mode", False),
+                           exclusive=a.get("exclusive", True), data_format=fmt)
+    return {"Out": out}
+
+
+def batch_norm(c, op):
+    a = op.attrs
+    y = F.batch_norm(c.var(op, "X"), c.var(op, "Mean"), c.var(op, "Variance"),
+                     c.opt(op, "Scale"), c.opt(op, "Bias"), training=False,
+                     epsilon=a.get("epsilon", 1e-5), data_format=_fmt(a))
+    return {"Y": y}
+
+
+def layer_norm(c, op):
+    x = c.var(op, "X")
+    begin = op.attrs.get("begin_norm_axis", 1)
+    shape = list(x.shape[begin:])
+    scale, bias = c.opt(op, "Scale"), c.opt(op, "Bias")
+    if -1 in shape or (scale is not None and len(shape) > 1):
+        raise Unsupported(f"layer_norm over dims {shape} needs known sizes and a 1-D scale")
+    y = F.layer_norm(x, shape, scale, bias, op.attrs.get("epsilon", 1e-5))
+    return {"Y": y}
+
+
+def instance_norm(c, op):
+    y = F.instance_norm(c.var(op, "X"), weight=c.opt(op, "Scale"), bias=c.opt(op, "Bias"),
+                        eps=op.attrs.get("epsilon", 1e-5))
+    return {"Y": y}
+
+
+def group_norm(c, op):
+    a = op.attrs
+    y = F.group_norm(c.var(op, "X"), a["groups"], a.get("epsilon", 1e-5), c.opt(op, "Scale"),
+                     c.opt(op, "Bias"), _fmt(a))
+    return {"Y": y}
+
+
+def dropout(c, op):
+    """Inference: identity, or x * (1 - p) in Paddle's 'downgrade_in_infer' mode."""
+    x = c.var(op, "X")
+    mode = op.attrs.get("dropout_implementation", op.attrs.get("mode", "downgrade_in_infer"))
+    if mode == "upscale_in_train":
+        return {"Out": x}
+    return {"Out": T.scale(x, 1.0 - float(op.attrs.get("dropout_prob", 0.5)))}
+
+
+def _act(fn, **names):
+    """A one-input activation; `names` maps sampan keyword -> (Paddle attr, default)."""
+    def translate(c, op):
+        kw = {k: op.attrs.get(attr, dflt) for k, (attr, dflt) in names.items()}
+        return {"Out": fn(c.var(op, "X"), **kw)}
+    return translate
+
+
+def hard_swish(c, op):
+    a = op.attrs
+    x = c.var(op, "X")
+    t, s, o = a.get("threshold", 6.0), a.get("scale", 6.0), a.get("offset", 3.0)
+    if (t, s, o) == (6.0, 6.0, 3.0):
+        return {"Out": F.hardswish(x)}
+    return {"Out": x * T.clip(x + o, 0.0, t) / s}
+
+
+def prelu(c, op):
+    x, alpha = c.var(op, "X"), c.var(op, "Alpha")
+    mode = op.attrs.get("mode", "all")
+    if mode == "element":
+        return {"Out": T.maximum(x, T.zeros_like(x)) + alpha * T.minimum(x, T.zeros_like(x))}
+    return {"Out": F.prelu(x, T.reshape(alpha, [-1]), _fmt(op.attrs))}
+
+
+def softmax(c, op):
+    return {"Out": F.softmax(c.var(op, "X"), op.attrs.get("axis", -1))}
+
+
+def log_softmax(c, op):
+    return {"Out": F.log_softmax(c.var(op, "X"), op.attrs.get("axis", -1))}
+
+
+def embedding(c, op):
+    pad = op.attrs.get("padding_idx", -1)
+    out = F.embedding(c.var(op, "Ids"), c.var(op, "W"), None if pad in (-1, None) else pad)
+    return {"Out": out}
+
+
+def interp(mode: str):
+    def translate(c, op):
+        a = op.attrs
+        x, fmt = c.var(op, "X"), _fmt(a)
+        size = [v for v in (a.get("out_d", -1), a.get("out_h", -1), a.get("out_w", -1))
+                if v > 0]
+        scale = [float(s) for s in a.get("scale", []) or []]
+        if c.has(op, "OutSize") or c.has(op, "SizeTensor") or c.has(op, "Scale"):
+            raise Unsupported(f"{op.type} with a run-time output size or scale")
+        kw = {"size": size} if size else {"scale_factor": scale}
+        out = F.interpolate(x, mode=mode, align_corners=a.get("align_corners", False),
+                            align_mode=a.get("align_mode", 1), data_format=fmt, **kw)
+        return {"Out": out}
+    return translate
+
+
+def _state(c, op, value, x_proj, k: int, hidden: int):
+    """Initial state k ([B, H]) from PreState: a LazyFill zero-state is made from x_proj."""
+    if isinstance(value, LazyFill):
+        first = T.slice(x_proj, [0, 2], [0, 0], [1, hidden])
+        return T.full_like(T.squeeze(first, [0]), value.value)
+    return T.squeeze(T.slice(c.as_var(value, op, "PreState"), [0], [k], [k + 1]), [0])
+
+
+def rnn(c, op):
+    """Paddle's fused rnn op (LSTM, GRU, RNN_TANH/RELU) over time-major input."""
+    a = op.attrs
+    mode, hidden = a.get("mode", "LSTM"), a["hidden_size"]
+    layers, dirs = a.get("num_layers", 1), 2 if a.get("is_bidirec") else 1
+    if mode != "LSTM":
+        raise Unsupported(f"rnn mode {mode!r} (only LSTM is mapped)")
+    if c.has(op, "SequenceLength"):
+        raise Unsupported("rnn with SequenceLength")
+    weights = c.vars(op, "WeightList")
+    n = layers * dirs
+    w, b = weights[:2 * n], weights[2 * n:]
+    states = [c.value(name) for name in op.inputs["PreState"]]
+    x, hs, cs = c.var(op, "Input"), [], []
+    for layer in range(layers):
+        outs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            proj = T.matmul(x, w[2 * k], transpose_y=True) + b[2 * k] + b[2 * k + 1]
+            seq = T.flip(proj, [0]) if d else proj
+            h0 = _state(c, op, states[0], seq, k, hidden)
+            c0 = _state(c, op, states[1], seq, k, hidden)
+            h, cell = _lstm_scan(seq, h0, c0, w[2 * k + 1])
+            hs.append(h[-1])
+            cs.append(cell[-1])
+            outs.append(T.flip(h, [0]) if d else h)
+        x = T.concat(outs, -1) if dirs == 2 else outs[0]
+    return {"Out": x, "State": [T.stack(hs, 0), T.stack(cs, 0)]}
+
+
+def _lstm_scan(x, h0, c0, w_hh):
+    """The fused whole-sequence LSTM OpDef that nn.LSTM itself runs."""
+    return call("_lstm_scan", x, h0, c0, w_hh, None)
+
+
+TABLE = {
+    "conv2d": conv2d, "depthwise_conv2d": conv2d, "conv2d_transpose": conv2d_transpose,
+    "depthwise_conv2d_transpose": conv2d_transpose,
+    "pool2d": pool2d, "batch_norm": batch_norm, "sync_batch_norm": batch_norm,
+    "layer_norm": layer_norm, "instance_norm": instance_norm, "group_norm": group_norm,
+    "dropout": dropout, "softmax": softmax, "log_softmax": log_softmax,
+    "relu": _act(F.relu), "relu6": _act(F.relu6), "sigmoid": _act(F.sigmoid),
+    "tanh": _act(T.tanh), "gelu": _act(F.gelu, approximate=("approximate", False)),
+    "leaky_relu": _act(F.leaky_relu, negative_slope=("alpha", 0.02)),
+    "hard_swish": hard_swish,
+    "hard_sigmoid": _act(F.hardsigmoid, slope=("slope", 0.2), offset=("offset", 0.5)),
+    "swish": _act(F.swish), "silu": _act(F.silu), "mish": _act(F.mish),
+    "elu": _act(F.elu, alpha=("alpha", 1.0)),
+    "softplus": _act(F.softplus, beta=("beta", 1.0), threshold=("threshold", 20.0)),
+    "softsign": _act(F.softsign), "logsigmoid": _act(F.log_sigmoid),
+    "prelu": prelu, "lookup_table_v2": embedding,
+    "bilinear_interp_v2": interp("bilinear"), "nearest_interp_v2": interp("nearest"),
+    "bicubic_interp_v2": interp("bicubic"), "linear_interp_v2": interp("linear"),
+    "rnn": rnn,
+}
