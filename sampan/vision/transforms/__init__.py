@@ -1,0 +1,21 @@
+"""paddle.vision.transforms: image transforms (classes) and their functional forms."""
+from . import functional
+from .functional import (adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation,
+                         affine, center_crop, crop, erase, hflip, normalize, pad, perspective,
+                         resize, rotate, to_grayscale, to_tensor, vflip)
+from .random_transforms import (BrightnessTransform, ColorJitter, ContrastTransform,
+                                HueTransform, RandomAffine, RandomCrop, RandomErasing,
+                                RandomHorizontalFlip, RandomPerspective, RandomResizedCrop,
+                                RandomRotation, RandomVerticalFlip, SaturationTransform)
+from .transforms import (BaseTransform, CenterCrop, Compose, Grayscale, Normalize, Pad,
+                         Resize, ToTensor, Transpose)
+
+__all__ = ["BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCrop",
+           "RandomHorizontalFlip", "RandomVerticalFlip", "Transpose", "Normalize",
+           "BrightnessTransform", "SaturationTransform", "ContrastTransform", "HueTransform",
+           "ColorJitter", "RandomCrop", "Pad", "RandomAffine", "RandomRotation",
+           "RandomPerspective", "Grayscale", "ToTensor", "RandomErasing", "to_tensor", "hflip",
+           "vflip", "resize", "pad", "affine", "rotate", "perspective", "to_grayscale", "crop",
+           "center_crop", "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue",
+           "normalize", "functional",
+           "erase"]
