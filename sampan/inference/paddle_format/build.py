@@ -70,12 +70,16 @@ class Ctx:
     def opt(self, op: POp, slot: str):
         return self.var(op, slot) if self.has(op, slot) else None
 
-    def vars(self, op: POp, slot: str) -> list:
+    def values(self, op: POp, slot: str) -> list:
+        """Input `slot`'s values, PIR vectors (lists) flattened."""
         out = []
         for name in op.inputs.get(slot) or []:
             v = self.value(name)
             out.extend(v if isinstance(v, list) else [v])
-        return [self.as_var(v, op, slot) for v in out]
+        return out
+
+    def vars(self, op: POp, slot: str) -> list:
+        return [self.as_var(v, op, slot) for v in self.values(op, slot)]
 
     def as_var(self, v, op: POp, slot: str):
         if isinstance(v, list) and len(v) == 1:
@@ -177,14 +181,16 @@ def build_program(model: PModel, params: dict, path: str, table: dict) -> tuple:
                 raise Unsupported(f"paddle.inference: {path!r}: translating Paddle op "
                                   f"{op.type} (inputs {op.inputs}) failed: "
                                   f"{type(e).__name__}: {e}") from e
-        fetches = [_fetch(c, block, name) for name in model.fetches]
+        fetches = [_fetch(c, block, name, model.aliases.get(name, name))
+                   for name in model.fetches]
     return program, list(model.feeds), fetches
 
 
-def _fetch(c: Ctx, block, name: str) -> str:
+def _fetch(c: Ctx, block, name: str, alias: str) -> str:
+    """The fetched Variable, renamed to Paddle's output name where that name is free."""
     v = c.env.get(name)
-    if not is_variable(v):
+    if not is_variable(v) or v.persistable or v.is_data:
         v = T.assign(c.as_var(v, POp("fetch", {"X": [name]}, {}, {}), "X"))
-    if v.name != name and not block.has_var(name) and not v.persistable:
-        block.rename_var(v.name, name)
+    if v.name != alias and not block.has_var(alias):
+        block.rename_var(v.name, alias)
     return v.name

@@ -41,3 +41,4 @@ class PModel:
     fetches: list
     fmt: str
     params: list = field(default_factory=list)   # persistable names, in declaration order
+    aliases: dict = field(default_factory=dict)  # fetched value -> its output name (PIR)

@@ -184,7 +184,7 @@ def rnn(c, op):
     weights = c.vars(op, "WeightList")
     n = layers * dirs
     w, b = weights[:2 * n], weights[2 * n:]
-    states = [c.value(name) for name in op.inputs["PreState"]]
+    states = c.values(op, "PreState")
     x, hs, cs = c.var(op, "Input"), [], []
     for layer in range(layers):
         outs = []

@@ -131,7 +131,7 @@ def _results(op) -> list:
 class _Reader:
     def __init__(self, path: str) -> None:
         self.path, self.ops, self.vars, self.feeds, self.fetches = path, [], {}, [], []
-        self.params, self.names = [], {}
+        self.params, self.names, self.aliases = [], {}, {}
 
     def name(self, vid: int):
         return None if vid == 0 else self.names.get(vid, _name(vid))
@@ -142,14 +142,18 @@ class _Reader:
             self.ops.append(POp(f"pd_op.{kind.split('.', 1)[-1]} (control flow)", {}, {}, {}))
             return
         results = _results(op)
-        if kind == "p":  # a parameter: its name is the last of "A"
+        if kind == "p":  # a parameter: its name is the last of "A", persistable first of "OA"
             name = op["A"][-1]
             shape, dtype = _type(results[0].get("TT"))
+            persistable = bool((op.get("OA") or [1])[0])
             self.names[results[0]["%"]] = name
-            self.vars[name] = PVar(name, shape, dtype, True)
-            self.params.append(name)
+            self.vars[name] = PVar(name, shape, dtype, persistable)
+            if persistable:  # NOTE: only persistable ones are in the .pdiparams (rnn's
+                self.params.append(name)  # dropout state is not)
             return
         attrs = {a["N"]: _attr(a["AT"]) for a in op.get("A", []) if isinstance(a, dict)}
+        if kind.endswith(".data") and results:
+            self.names[results[0]["%"]] = attrs.get("name") or _name(results[0]["%"])
         ins = [self.name(i["%"]) for i in op.get("I", [])]
         outs = [self.name(o["%"]) for o in results]
         for o in results:
@@ -164,6 +168,7 @@ class _Reader:
             return
         if short == "fetch":
             self.fetches.append(ins[0])
+            self.aliases[ins[0]] = attrs.get("name") or ins[0]
             return
         if kind.startswith("0."):  # builtin dialect: combine, split, constant
             self.ops.append(POp("builtin." + short, {"X": ins}, {"Out": outs}, attrs))
@@ -197,4 +202,4 @@ def read_pir_json(data: bytes, path: str) -> PModel:
                          f"(.json) file: {type(e).__name__}: {e}; the file may be truncated "
                          f"or corrupt") from None
     return PModel(reader.ops, reader.vars, reader.feeds, reader.fetches, "pir",
-                  reader.params)
+                  reader.params, reader.aliases)
