@@ -158,10 +158,22 @@ def interp(mode: str):
         if c.has(op, "OutSize") or c.has(op, "SizeTensor") or c.has(op, "Scale"):
             raise Unsupported(f"{op.type} with a run-time output size or scale")
         kw = {"size": size} if size else {"scale_factor": scale}
+        if mode == "nearest" and not size and len(x.shape) == 4 and fmt == "NCHW" and all(
+                float(v).is_integer() and v >= 1 for v in scale) and len(scale) == 2:
+            return {"Out": _repeat_nearest(x, [int(v) for v in scale])}
         out = F.interpolate(x, mode=mode, align_corners=a.get("align_corners", False),
                             align_mode=a.get("align_mode", 1), data_format=fmt, **kw)
         return {"Out": out}
     return translate
+
+
+def _repeat_nearest(x, scale: list):
+    """Nearest upsampling by whole factors as expand + reshape, which keeps a run-time batch
+    dim (NOTE: F.interpolate's static shape arithmetic needs a known batch)."""
+    sh, sw = scale
+    h, w = x.shape[2], x.shape[3]
+    y = T.expand(T.reshape(x, [0, 0, h, 1, w, 1]), [-1, -1, -1, sh, -1, sw])
+    return T.reshape(y, [0, 0, h * sh, w * sw])
 
 
 def _state(c, op, value, x_proj, k: int, hidden: int):

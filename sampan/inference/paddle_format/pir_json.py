@@ -84,6 +84,7 @@ PIR_OPS = {
     "rnn": ("rnn", ["Input", "PreState", "WeightList", "SequenceLength", "DropoutState"],
             ["Out", "DropoutState", "State", "Reserve"], {}),
     "assign": ("assign", *_XO, {}),
+    "assign_value": ("assign_value", ["Dest"], ["Out"], {}),
     "bilinear_interp": ("bilinear_interp_v2", ["X", "OutSize", "SizeTensor", "Scale"],
                         ["Out"], {}),
     "nearest_interp": ("nearest_interp_v2", ["X", "OutSize", "SizeTensor", "Scale"],
