@@ -19,9 +19,11 @@ USAGE = ("usage: python -m sampan SCRIPT [ARGS...]\n"
 
 
 def _export_alias() -> None:
-    """Child interpreters find the `paddle` shim first on their path."""
+    """Child interpreters find the `paddle` shim first on their path: through PYTHONPATH,
+    and through sys.path, which multiprocessing's spawn copies into its children."""
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = shim_path() + (os.pathsep + old if old else "")
+    sys.path.insert(1, shim_path())  # after the script's folder; `paddle` is loaded here
 
 
 def _real_module(name: str) -> str:

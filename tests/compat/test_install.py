@@ -11,7 +11,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 PROGRAM = textwrap.dedent("""
-    import subprocess, sys
+    import multiprocessing, subprocess, sys
     import numpy as np
     import paddle
     import paddle.nn.functional as F
@@ -19,6 +19,9 @@ PROGRAM = textwrap.dedent("""
     from paddle.io import DataLoader, Dataset
     from paddle.nn.utils import clip_grad_norm_
     import sampan
+
+    def report(q):
+        q.put(f"{paddle.__name__} {sys.modules['paddle'] is sys.modules['sampan']}")
 
     class Squares(Dataset):
         def __len__(self):
@@ -37,6 +40,12 @@ PROGRAM = textwrap.dedent("""
         child = subprocess.run([sys.executable, "-c", "import paddle; print(paddle.__name__)"],
                                capture_output=True, text=True)
         print("child", child.stdout.strip(), child.returncode)
+        ctx = multiprocessing.get_context("spawn")
+        q = ctx.Queue()
+        proc = ctx.Process(target=report, args=(q,))
+        proc.start()
+        print("spawned", q.get(timeout=60))
+        proc.join()
         print("argv", sys.argv[1:])
 """)
 
@@ -68,6 +77,7 @@ def test_python_m_sampan_runs_program_unchanged(tmp_path):
     assert lines["loader"] == "[[0.0, 1.0, 4.0, 9.0], [16.0, 25.0, 36.0, 49.0]]"
     assert lines["relu"] == "[0.0, 2.0]"
     assert lines["child"] == "sampan 0"  # a fresh interpreter started by the program
+    assert lines["spawned"] == "sampan True"  # multiprocessing's spawn re-runs the script
     assert lines["argv"] == "['--epochs', '1']"
 
 
