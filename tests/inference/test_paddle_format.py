@@ -151,3 +151,18 @@ def test_detect():
         path = files(fmt, "mlp")[0]
         assert detect(path, open(path, "rb").read(64))
     assert not detect("m.pdmodel", b'{"format": "sampan.program"')
+
+
+def test_static_load_inference_model(tmp_path):
+    from sampan.inference.paddle_format import load_inference_model
+    model, params = files("legacy", "tiny_resnet18")
+    prefix = tmp_path / "tiny"
+    (tmp_path / "tiny.pdmodel").write_bytes(open(model, "rb").read())
+    (tmp_path / "tiny.pdiparams").write_bytes(open(params, "rb").read())
+    scope = Scope()
+    program, feeds, fetch_vars = load_inference_model(str(prefix), Executor(), scope=scope)
+    x = np.load(os.path.join(FIX, "tiny_resnet18.input.npy"))
+    with scope_guard(scope):
+        out, = Executor().run(program, feed={feeds[0]: x}, fetch_list=fetch_vars)
+    np.testing.assert_allclose(out, expected("legacy", "tiny_resnet18")[0], rtol=1e-5,
+                               atol=1e-5 * 8)

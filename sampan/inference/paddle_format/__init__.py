@@ -10,13 +10,15 @@ import os
 
 import numpy as np
 
+from ...static.executor import global_scope
 from .build import Unsupported, build_program
 from .params import read_params
 from .pir_json import read_pir_json
 from .program_desc import read_program_desc
 from .table import TABLE
 
-__all__ = ["load_paddle_model", "read_paddle_program", "Unsupported", "TABLE"]
+__all__ = ["load_paddle_model", "load_inference_model", "read_paddle_program", "detect",
+           "Unsupported", "TABLE"]
 
 
 def _read(path: str) -> bytes:
@@ -94,6 +96,24 @@ def detect(model_file: str, head: bytes) -> bool:
     if _is_pir(head):
         return b'"pir"' in head or model_file.endswith(".json")
     return head[:1] == b"\x0a"
+
+
+def load_inference_model(path_prefix: str, executor=None, **kwargs) -> list:
+    """`paddle.static.load_inference_model` for Paddle's own files: reads
+    `path_prefix`.pdmodel or `path_prefix`.json (or `model_filename`) and
+    `params_filename` / `path_prefix`.pdiparams, puts the parameters into `scope`
+    (default the global scope) and returns [program, feed_target_names, fetch_targets]."""
+    model = kwargs.get("model_filename")
+    if model is None:
+        model = next((path_prefix + e for e in (".pdmodel", ".json")
+                      if os.path.exists(path_prefix + e)), path_prefix + ".pdmodel")
+    params = kwargs.get("params_filename") or path_prefix + ".pdiparams"
+    program, feeds, fetches, values = load_paddle_model(model, params)
+    scope = kwargs.get("scope") or global_scope()
+    for name, arr in values.items():
+        scope.set(name, arr)
+    block = program.global_block()
+    return [program, feeds, [block.var(n) for n in fetches]]
 
 
 def _register() -> None:

@@ -68,8 +68,9 @@ def _tensor(s: _Stream, name: str) -> np.ndarray:
 
 def read_params(data: bytes, names: list, path: str, shapes: dict | None = None) -> dict:
     """{name: array} for `names` (read in sorted order, as Paddle writes them). Checks each
-    tensor against the program's declared shape (`shapes`, -1 = any dim, [] = not declared) and that no bytes are
-    left over, so a truncated, padded or mismatched file is an error naming `path`."""
+    tensor against the program's declared shape (`shapes`; -1 = any dim, [] = undeclared)
+    and that no bytes are left over, so a truncated, padded or mismatched file is an error
+    naming `path`."""
     s = _Stream(data, path)
     out = {}
     for name in sorted(names):
