@@ -175,8 +175,13 @@ def main(argv=None) -> int:
                                  glob.glob(os.path.join(args.directory, "test_*.py")))
     paths = [os.path.join(os.path.abspath(args.directory), n) for n in names]
     start = time.time()
+    results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda p: _launch(p, args), paths))
+        futures = [pool.submit(_launch, p, args) for p in paths]
+        for done in concurrent.futures.as_completed(futures):
+            results.append(done.result())
+            print(f"[{len(results)}/{len(paths)}] {results[-1]['file']}", file=sys.stderr,
+                  flush=True)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"results": results}, fh, indent=0)
