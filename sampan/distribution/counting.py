@@ -68,15 +68,17 @@ class Geometric(Distribution):
 
     def pmf(self, k) -> Tensor:
         """P(X = k)."""
-        return self.log_pmf(k).exp()
+        return self._log_pmf(self._k("pmf", k)).exp()
 
     def log_pmf(self, k) -> Tensor:
         """log P(X = k)."""
-        k = self._k("log_pmf", k)
-        return k * (-self.probs).log1p() + self.probs.log()
+        return self._log_pmf(self._k("log_pmf", k))
 
     def log_prob(self, value) -> Tensor:
-        return self.log_pmf(value)
+        return self._log_pmf(self._value(value, self.probs))
+
+    def _log_pmf(self, k: Tensor) -> Tensor:
+        return k * (-self.probs).log1p() + self.probs.log()
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         u = open_uniform(self._extend_shape(shape), self.dtype, T.finfo("float32").tiny)

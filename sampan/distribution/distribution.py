@@ -14,7 +14,7 @@ import numpy as np
 from .. import tensor as T
 from ..autograd import no_grad
 from ..framework.dtype import get_default_dtype
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_tensor_or_variable
 
 _FLOATS = ("float32", "float64")
 
@@ -24,7 +24,8 @@ def dtype_name(x: Tensor) -> str:
 
 
 def is_tensor(x) -> bool:
-    return isinstance(x, Tensor) or hasattr(x, "block")  # eager Tensor or static Variable
+    """An eager Tensor or a static Variable."""
+    return is_tensor_or_variable(x)
 
 
 def to_params(api: str, names: Sequence[str], values: Sequence, dtype: str | None = None,
