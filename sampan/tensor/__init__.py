@@ -8,14 +8,17 @@ the in-place `name_` variants, and installs the Python operators. Imports `frame
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
-from . import (attribute, creation, extra, indexing, linalg, logic, manipulation, math,
-               random, search, stat)
+from . import (attribute, compat3, compat3_creation, compat3_linalg, compat3_methods,
+               creation, extra, indexing, linalg, logic, manipulation, math, random, search,
+               stat)
 from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
-             attribute, extra)
+             attribute, extra, compat3, compat3_creation, compat3_linalg)
+TENSOR_METHODS = TENSOR_METHODS + compat3.METHOD_NAMES  # Paddle 3.3.1's additions
+TOP_LEVEL_INPLACE = TOP_LEVEL_INPLACE + compat3.TOP_LEVEL_INPLACE
 
 FUNCTIONS: dict = {}
 for _mod in _FAMILIES:
@@ -35,9 +38,12 @@ for _name in ("zero_", "fill_", "uniform_", "normal_", "exponential_"):
 for _name in TENSOR_METHODS:
     if _name in Tensor.__dict__:
         continue
-    fn = FUNCTIONS.get(_name) or INPLACE.get(_name)
+    fn = FUNCTIONS.get(_name) or INPLACE.get(_name) or compat3_linalg.LINALG.get(_name)
     if fn is not None:
         setattr(Tensor, _name, fn)
+for _name, _fn in {**compat3_methods.METHODS, **compat3_creation.METHODS,
+                   **compat3_methods.PROPERTIES}.items():
+    setattr(Tensor, _name, _fn)  # Tensor-only methods and properties of Paddle 3.3.1
 
 
 def _forward_operator(op):

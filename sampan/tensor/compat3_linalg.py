@@ -1,0 +1,215 @@
+"""Paddle 3.x statistics and linear-algebra names: histogramdd, histogram_bin_edges,
+linalg.svd_lowrank, matrix_exp, svdvals, cholesky_inverse; composites of existing tensor
+functions. Imports `framework`, `ops` and sibling tensor modules.
+"""
+from __future__ import annotations
+
+import math as _math
+
+from . import creation, linalg, manipulation, math, random, search, stat
+
+
+def _to_float(v) -> float:
+    return float(v.item()) if hasattr(v, "item") else float(v)
+
+
+def histogram_bin_edges(input, bins: int = 100, min: float = 0.0, max: float = 0.0,
+                        name=None):
+    """The `bins + 1` edges paddle.histogram would use for `input`.
+
+    min == max == 0 takes the data's range; an empty range is widened by 0.5 each side.
+    Integer inputs give the default float dtype.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.histogram_bin_edges(paddle.to_tensor([1., 2., 5.]), bins=4)
+        Tensor(shape=[5], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1., 2., 3., 4., 5.])
+    """
+    if int(bins) < 1:
+        raise ValueError(f"histogram_bin_edges: bins must be >= 1, got {bins}")
+    lo, hi = float(min), float(max)
+    if lo > hi:
+        raise ValueError(f"histogram_bin_edges: max must be >= min, got min={min}, max={max}")
+    if lo == 0.0 and hi == 0.0 and input.size:
+        lo, hi = _to_float(stat.min(input)), _to_float(stat.max(input))
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    dtype = input.dtype if input.dtype.kind == "f" else None
+    return creation.linspace(lo, hi, int(bins) + 1, dtype=dtype)
+
+
+def _dd_edges(x, bins, ranges) -> list:
+    n_dim = x.shape[1]
+    if isinstance(bins, int):
+        bins = [bins] * n_dim
+    if len(bins) != n_dim:
+        raise ValueError(f"histogramdd: the length of bins must be {n_dim} (the last dim of x) "
+                         f"when bins is a list, got {len(bins)}")
+    if ranges is not None and len(ranges) != 2 * n_dim:
+        raise ValueError(f"histogramdd: the length of ranges must be {2 * n_dim}, got "
+                         f"{len(ranges)}")
+    edges = []
+    for d, b in enumerate(bins):
+        if hasattr(b, "shape"):  # explicit, increasing edges for this dim
+            edges.append(manipulation.cast(b, x.dtype))
+            continue
+        if isinstance(b, bool) or not isinstance(b, int) or b < 1:
+            raise ValueError(f"histogramdd: bins[{d}] must be a positive int or a Tensor of "
+                             f"edges, got {b!r}")
+        if ranges is None:
+            col = x[:, d]
+            lo, hi = (_to_float(stat.min(col)), _to_float(stat.max(col))) if x.shape[0] \
+                else (0.0, 0.0)
+        else:
+            lo, hi = float(ranges[2 * d]), float(ranges[2 * d + 1])
+        edges.append(creation.linspace(lo, hi, b + 1, dtype=x.dtype))
+    return edges
+
+
+def histogramdd(x, bins=10, ranges=None, density: bool = False, weights=None, name=None):
+    """Multidimensional histogram of the points x [..., D] (the last dim holds coordinates).
+
+    Args:
+        x (Tensor): points; all leading dims are flattened to N points of D coordinates.
+        bins (int|list[int]|list[Tensor], optional): bins per dim (equal widths over the
+            range), or per-dim increasing edges. Default 10.
+        ranges (list[float], optional): [lo0, hi0, lo1, hi1, ...]; default each dim's min/max.
+        density (bool, optional): normalise so the histogram integrates to 1 over the bins.
+        weights (Tensor, optional): one weight per point (x's leading shape).
+
+    Returns:
+        tuple: (hist Tensor of shape bins, list of D edge Tensors). Points outside the range
+        are left out; a point on the last edge counts in the last bin.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]])
+        >>> hist, edges = paddle.histogramdd(x, bins=2)
+        >>> hist
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0., 1.],
+                [2., 1.]])
+    """
+    if len(x.shape) < 2:
+        raise ValueError(f"histogramdd: x must have at least 2 dims ([N, D] points), got "
+                         f"shape {list(x.shape)}")
+    n_dim = x.shape[-1]
+    pts = manipulation.reshape(x, [-1, n_dim])
+    edges = _dd_edges(pts, bins, ranges)
+    counts = [e.shape[0] - 1 for e in edges]
+    flat = creation.zeros([pts.shape[0]], dtype="int64")
+    inside = creation.ones([pts.shape[0]], dtype="bool")
+    for d, e in enumerate(edges):
+        col = pts[:, d]
+        idx = search.searchsorted(e, col, right=True) - 1
+        idx = math.clip(idx, min=0, max=counts[d] - 1)
+        ok = (col >= e[0]) & (col <= e[-1])
+        inside = inside & ok
+        flat = flat * counts[d] + idx
+    w = creation.ones([pts.shape[0]], dtype=x.dtype) if weights is None else \
+        manipulation.reshape(weights, [-1])
+    w = search.where(inside, w, creation.zeros_like(w))
+    hist = search.bincount(flat, weights=manipulation.cast(w, "float64"),
+                         minlength=_math.prod(counts))
+    hist = manipulation.reshape(manipulation.cast(hist, w.dtype), counts)
+    if density:
+        hist = _density(hist, edges)
+    return hist, edges
+
+
+def _density(hist, edges):
+    volume = None
+    for d, e in enumerate(edges):
+        width = e[1:] - e[:-1]
+        shape = [1] * len(edges)
+        shape[d] = -1
+        width = manipulation.reshape(width, shape)
+        volume = width if volume is None else volume * width
+    return hist / stat.sum(hist) / volume
+
+
+def svd_lowrank(x, q=None, niter: int = 2, M=None, name=None):
+    """Randomized truncated SVD of x - M: (U [..., m, q], S [..., q], V [..., n, q]).
+
+    A random Gaussian sketch of x's range (sampan's generator, so paddle.seed fixes it)
+    is refined by `niter` power iterations with re-orthonormalisation, then the small
+    projected matrix gets an exact SVD. Exact when rank(x - M) <= q.
+
+    Args:
+        x (Tensor): [..., m, n] float matrix.
+        q (int, optional): rank of the approximation, default min(6, m, n).
+        niter (int, optional): power iterations (more is more accurate), default 2.
+        M (Tensor, optional): subtracted from x first (broadcast), e.g. the column means.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.seed(0)  # doctest: +ELLIPSIS
+        <...>
+        >>> a = paddle.to_tensor([[3., 0.], [0., 0.], [0., 1.]], dtype='float64')
+        >>> u, s, v = paddle.linalg.svd_lowrank(a, q=2)
+        >>> s.numpy().round(6).tolist()
+        [3.0, 1.0]
+    """
+    if len(x.shape) < 2 or x.dtype.kind not in "fc":
+        raise ValueError(f"svd_lowrank: x must be a float matrix [..., m, n], got shape "
+                         f"{list(x.shape)} and dtype {x.dtype}")
+    m, n = x.shape[-2:]
+    q = min(6, m, n) if q is None else int(q)
+    if not 0 < q <= min(m, n):
+        raise ValueError(f"svd_lowrank: q must be in [1, min(m, n)] = [1, {min(m, n)}], "
+                         f"got {q}")
+    a = x if M is None else x - M
+    sketch = random.randn(list(a.shape[:-2]) + [n, q], dtype=a.dtype)
+    basis = _orth(linalg.matmul(a, sketch))
+    for _ in range(int(niter)):
+        basis = _orth(linalg.matmul(a, _orth(linalg.matmul(a, basis, transpose_x=True))))
+    small = linalg.matmul(basis, a, transpose_x=True)  # [..., q, n]
+    u, s, vh = linalg.svd(small)
+    return linalg.matmul(basis, u), s, manipulation.transpose(
+        vh, list(range(len(vh.shape) - 2)) + [len(vh.shape) - 1, len(vh.shape) - 2])
+
+
+def _orth(a):
+    return linalg.qr(a)[0]
+
+
+def svdvals(x, name=None):
+    """Singular values of x [..., m, n] in descending order ([..., min(m, n)])."""
+    return linalg.svd(x)[1]
+
+
+def cholesky_inverse(x, upper: bool = False, name=None):
+    """Inverse of A from its Cholesky factor x (A = x x^T, or x^T x when upper)."""
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"cholesky_inverse: x must be square matrices [..., n, n], got "
+                         f"shape {list(x.shape)}")
+    eye = creation.eye(x.shape[-1], dtype=x.dtype)
+    eye = manipulation.expand(eye, list(x.shape))
+    return linalg.cholesky_solve(eye, x, upper=upper)
+
+
+def matrix_exp(x, name=None):
+    """Matrix exponential of square x [..., n, n] by scaling and squaring with a Taylor sum.
+
+    NOTE: the number of squarings is chosen from x's values, so this runs eagerly.
+    """
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"matrix_exp: x must be square matrices [..., n, n], got shape "
+                         f"{list(x.shape)}")
+    norm = _to_float(stat.max(stat.sum(math.abs(x), axis=-1))) if x.size else 0.0
+    squarings = max(0, int(_math.ceil(_math.log2(norm))) + 1) if norm > 0.5 else 0
+    a = math.scale(x, 1.0 / 2 ** squarings)
+    eye = manipulation.expand(creation.eye(x.shape[-1], dtype=x.dtype), list(x.shape))
+    term, out = eye, eye
+    for k in range(1, 19):
+        term = math.scale(linalg.matmul(term, a), 1.0 / k)
+        out = out + term
+    for _ in range(squarings):
+        out = linalg.matmul(out, out)
+    return out
+
+
+__all__ = ["histogram_bin_edges", "histogramdd"]
+LINALG = {"svd_lowrank": svd_lowrank, "svdvals": svdvals, "cholesky_inverse": cholesky_inverse,
+          "matrix_exp": matrix_exp}
