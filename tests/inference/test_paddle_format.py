@@ -54,8 +54,8 @@ def test_matches_paddle(fmt, name):
     assert len(outs) == len(refs)
     for out, ref in zip(outs, refs):
         assert out.shape == ref.shape and out.dtype == ref.dtype
-        scale = max(1.0, float(np.abs(ref).max()))
-        np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * scale)
+        # 1e-5 relative to the output's magnitude (float32 sums in another order)
+        np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * float(np.abs(ref).max()))
 
 
 @pytest.mark.parametrize("fmt", ["legacy", "pir"])
@@ -164,5 +164,5 @@ def test_static_load_inference_model(tmp_path):
     x = np.load(os.path.join(FIX, "tiny_resnet18.input.npy"))
     with scope_guard(scope):
         out, = Executor().run(program, feed={feeds[0]: x}, fetch_list=fetch_vars)
-    np.testing.assert_allclose(out, expected("legacy", "tiny_resnet18")[0], rtol=1e-5,
-                               atol=1e-5 * 8)
+    ref = expected("legacy", "tiny_resnet18")[0]
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * float(np.abs(ref).max()))
