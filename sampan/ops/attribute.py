@@ -11,7 +11,9 @@ class Shape(OpDef):
 
     name = "shape"
     saves = ()
-    onnx = "Shape"
+
+    def onnx(self, b, node):
+        return b.cast(b.op("Shape", [node.inputs[0]]), node.out_dtype())
 
     def infer(self, x):
         return TensorSpec((len(x.shape),), _dt.int64)

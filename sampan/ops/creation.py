@@ -51,6 +51,9 @@ class Full(OpDef):
     inputs = ()
     attrs = {"shape": [], "fill_value": 0.0, "dtype": "float32"}
 
+    def onnx(self, b, node):   # attrs only: the value itself
+        return b.fold(self, node)
+
     def infer(self, shape=(), fill_value=0.0, dtype="float32"):
         return TensorSpec(shape, dtype)
 
@@ -68,6 +71,10 @@ class FullLike(OpDef):
     name = "full_like"
     attrs = {"fill_value": 0.0, "dtype": None}
     saves = ()
+
+    def onnx(self, b, node):
+        value = b.scalar(node.attrs["fill_value"], node.out_dtype())
+        return b.op("Expand", [value, b.op("Shape", [node.inputs[0]])])
 
     def infer(self, x, fill_value=0.0, dtype=None):
         return x if dtype is None else x.with_dtype(dtype)
@@ -89,6 +96,9 @@ class Arange(OpDef):
     inputs = ()
     attrs = {"start": 0, "end": 1, "step": 1, "dtype": "int64"}
 
+    def onnx(self, b, node):   # attrs only: the value itself
+        return b.fold(self, node)
+
     def infer(self, start=0, end=1, step=1, dtype="int64"):
         return TensorSpec((arange_length(start, end, step),), dtype)
 
@@ -107,6 +117,9 @@ class Linspace(OpDef):
     name = "linspace"
     inputs = ()
     attrs = {"start": 0.0, "stop": 1.0, "num": 1, "dtype": "float32"}
+
+    def onnx(self, b, node):   # attrs only: the value itself
+        return b.fold(self, node)
 
     def infer(self, start=0.0, stop=1.0, num=1, dtype="float32"):
         if num < 0:
@@ -128,6 +141,9 @@ class Logspace(OpDef):
     inputs = ()
     attrs = {"start": 0.0, "stop": 1.0, "num": 1, "base": 10.0, "dtype": "float32"}
 
+    def onnx(self, b, node):   # attrs only: the value itself
+        return b.fold(self, node)
+
     def infer(self, start=0.0, stop=1.0, num=1, base=10.0, dtype="float32"):
         if num < 0:
             raise ValueError(f"logspace: num must be non-negative, got {num}")
@@ -147,6 +163,9 @@ class Eye(OpDef):
     name = "eye"
     inputs = ()
     attrs = {"num_rows": 1, "num_columns": 1, "dtype": "float32"}
+
+    def onnx(self, b, node):   # attrs only: the value itself
+        return b.fold(self, node)
 
     def infer(self, num_rows=1, num_columns=1, dtype="float32"):
         return TensorSpec((num_rows, num_columns), dtype)
@@ -273,6 +292,9 @@ class Tril(_Tri):
     name = "tril"
     check = True
 
+    def onnx(self, b, node):
+        return b.op("Trilu", [node.inputs[0], b.scalar(node.attrs["diagonal"], "int64")], upper=0)
+
     def compute(self, xp, x, diagonal=0):
         return xp.tril(x, diagonal)
 
@@ -283,6 +305,9 @@ class Triu(_Tri):
 
     name = "triu"
     check = True
+
+    def onnx(self, b, node):
+        return b.op("Trilu", [node.inputs[0], b.scalar(node.attrs["diagonal"], "int64")], upper=1)
 
     def compute(self, xp, x, diagonal=0):
         return xp.triu(x, diagonal)

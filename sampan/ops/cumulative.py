@@ -87,7 +87,18 @@ class Cumsum(_Cumulative):
     name = "cumsum"
     saves = ("x",)
     identity = 0
-    onnx = "CumSum"
+
+    def onnx(self, b, node):
+        a = node.attrs
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        axis = a["axis"]
+        if axis is None:
+            x, axis = b.reshape(x, [-1]), 0
+        elif len(node.specs[0].shape) == 0:
+            x = b.reshape(x, [1])
+        out = b.op("CumSum", [x, b.scalar(axis, "int64")], exclusive=int(bool(a["exclusive"])),
+                   reverse=int(bool(a["reverse"])))
+        return b.reshape(out, node.out_shape()) if len(node.specs[0].shape) == 0 else out
 
     def ufunc(self, xp):
         return xp.add

@@ -208,6 +208,11 @@ class Getitem(OpDef):
     attrs = {"index": ()}
     saves = ("x", "indices")
 
+    def onnx(self, b, node):
+        x, spec = node.inputs[0], node.specs[0]
+        items = _expand(self.name, node.attrs["index"], node.specs[1], len(spec.shape))
+        return b.getitem(x, items, node.inputs[1])
+
     def infer(self, x, indices, index=()):
         return x.with_shape(index_shape(self.name, x.shape, index, indices))
 

@@ -32,7 +32,13 @@ class Gather(OpDef):
     inputs = ("x", "index")
     attrs = {"axis": 0}
     saves = ("x", "index")
-    onnx = "Gather"
+
+    def onnx(self, b, node):
+        axis = norm_axis(self.name, node.attrs["axis"], len(node.specs[0].shape))
+        index = node.inputs[1]
+        if len(node.specs[1].shape) > 1:
+            index = b.reshape(index, [-1])
+        return b.op("Gather", [node.inputs[0], index], axis=axis)
 
     def infer(self, x, index, axis=0):
         _check_index_dtype(self.name, index, "index")
@@ -83,7 +89,9 @@ class GatherNd(OpDef):
     name = "gather_nd"
     inputs = ("x", "index")
     saves = ("x", "index")
-    onnx = "GatherND"
+
+    def onnx(self, b, node):
+        return b.op("GatherND", [node.inputs[0], b.cast(node.inputs[1], "int64")])
 
     def infer(self, x, index):
         depth = _nd_check(self.name, x, index)

@@ -43,7 +43,18 @@ class Matmul(OpDef):
     inputs = ("x", "y")
     attrs = {"transpose_x": False, "transpose_y": False}
     promote = True
-    onnx = "MatMul"
+
+    def onnx(self, b, node):
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        for name, k in (("transpose_x", 0), ("transpose_y", 1)):
+            nd = len(node.specs[k].shape)
+            if node.attrs[name] and nd >= 2:
+                perm = list(range(nd - 2)) + [nd - 1, nd - 2]
+                if k == 0:
+                    x = b.op("Transpose", [x], perm=perm)
+                else:
+                    y = b.op("Transpose", [y], perm=perm)
+        return b.op("MatMul", [x, y])
 
     def infer(self, x, y, transpose_x=False, transpose_y=False):
         for arg, s in (("x", x), ("y", y)):
@@ -204,7 +215,18 @@ class Einsum(OpDef):
     name = "einsum"
     inputs = ("*operands",)
     attrs = {"equation": ""}
-    onnx = "Einsum"
+
+    def onnx(self, b, node):   # ONNX needs equal ellipsis ranks: pad with 1s
+        eq = node.attrs["equation"].replace(" ", "")
+        subs = eq.split("->")[0].split(",")
+        ins = b.like(node.inputs, node.specs, node.out_dtype())
+        ranks = [len(s.shape) - len(sub.replace("...", "")) if "..." in sub else 0
+                 for s, sub in zip(node.specs[0], subs)]
+        for k, (sub, r) in enumerate(zip(subs, ranks)):
+            if "..." in sub and r < max(ranks):
+                at = sub.index("...")
+                ins[k] = b.unsqueeze_axes(ins[k], list(range(at, at + max(ranks) - r)))
+        return b.op("Einsum", ins, equation=eq)
 
     def infer(self, operands, equation=""):
         terms, out = parse_einsum(self.name, equation, [s.ndim for s in operands])

@@ -25,7 +25,9 @@ class Equal(Compare):
     """out = (x == y) elementwise."""
 
     name = "equal"
-    onnx = "Equal"
+
+    def onnx(self, b, node):
+        return b.compare("Equal", node)
 
     def compute(self, xp, x, y):
         return xp.equal(x, y)
@@ -37,6 +39,9 @@ class NotEqual(Compare):
 
     name = "not_equal"
 
+    def onnx(self, b, node):
+        return b.op("Not", [b.compare("Equal", node)])
+
     def compute(self, xp, x, y):
         return xp.not_equal(x, y)
 
@@ -46,7 +51,9 @@ class LessThan(Compare):
     """out = (x < y) elementwise."""
 
     name = "less_than"
-    onnx = "Less"
+
+    def onnx(self, b, node):
+        return b.compare("Less", node)
 
     def compute(self, xp, x, y):
         return xp.less(x, y)
@@ -57,7 +64,9 @@ class LessEqual(Compare):
     """out = (x <= y) elementwise."""
 
     name = "less_equal"
-    onnx = "LessOrEqual"
+
+    def onnx(self, b, node):
+        return b.compare("LessOrEqual", node)
 
     def compute(self, xp, x, y):
         return xp.less_equal(x, y)
@@ -68,7 +77,9 @@ class GreaterThan(Compare):
     """out = (x > y) elementwise."""
 
     name = "greater_than"
-    onnx = "Greater"
+
+    def onnx(self, b, node):
+        return b.compare("Greater", node)
 
     def compute(self, xp, x, y):
         return xp.greater(x, y)
@@ -79,7 +90,9 @@ class GreaterEqual(Compare):
     """out = (x >= y) elementwise."""
 
     name = "greater_equal"
-    onnx = "GreaterOrEqual"
+
+    def onnx(self, b, node):
+        return b.compare("GreaterOrEqual", node)
 
     def compute(self, xp, x, y):
         return xp.greater_equal(x, y)
@@ -96,7 +109,9 @@ class LogicalAnd(Logical):
     """out = x and y elementwise (nonzero values count as True)."""
 
     name = "logical_and"
-    onnx = "And"
+
+    def onnx(self, b, node):
+        return b.elementwise("And", node, "bool")
 
     def compute(self, xp, x, y):
         return xp.logical_and(x, y)
@@ -107,7 +122,9 @@ class LogicalOr(Logical):
     """out = x or y elementwise (nonzero values count as True)."""
 
     name = "logical_or"
-    onnx = "Or"
+
+    def onnx(self, b, node):
+        return b.elementwise("Or", node, "bool")
 
     def compute(self, xp, x, y):
         return xp.logical_or(x, y)
@@ -118,7 +135,9 @@ class LogicalXor(Logical):
     """out = x xor y elementwise (nonzero values count as True)."""
 
     name = "logical_xor"
-    onnx = "Xor"
+
+    def onnx(self, b, node):
+        return b.elementwise("Xor", node, "bool")
 
     def compute(self, xp, x, y):
         return xp.logical_xor(x, y)
@@ -138,7 +157,9 @@ class LogicalNot(UnaryBool):
     """out = not x elementwise (nonzero values count as True)."""
 
     name = "logical_not"
-    onnx = "Not"
+
+    def onnx(self, b, node):
+        return b.elementwise("Not", node, "bool")
 
     def compute(self, xp, x):
         return xp.logical_not(x)
@@ -215,7 +236,12 @@ class IsNan(UnaryBool):
     """out = x is NaN elementwise (always False for integer and bool tensors)."""
 
     name = "isnan"
-    onnx = "IsNaN"
+
+    def onnx(self, b, node):
+        x = node.inputs[0]
+        if node.specs[0].dtype.kind not in "f":   # integers are never nan
+            return b.op("Not", [b.op("Equal", [x, x])])
+        return b.op("IsNaN", [x])
 
     def compute(self, xp, x):
         return xp.isnan(x) if x.dtype.kind in "fcV" else xp.zeros(x.shape, bool)
@@ -226,7 +252,12 @@ class IsInf(UnaryBool):
     """out = x is +inf or -inf elementwise (always False for integer and bool tensors)."""
 
     name = "isinf"
-    onnx = "IsInf"
+
+    def onnx(self, b, node):
+        x = node.inputs[0]
+        if node.specs[0].dtype.kind not in "f":   # integers are never infinite
+            return b.op("Not", [b.op("Equal", [x, x])])
+        return b.op("IsInf", [x])
 
     def compute(self, xp, x):
         return xp.isinf(x) if x.dtype.kind in "fcV" else xp.zeros(x.shape, bool)
@@ -237,6 +268,12 @@ class IsFinite(UnaryBool):
     """out = x is neither NaN nor infinite elementwise (always True for integers and bool)."""
 
     name = "isfinite"
+
+    def onnx(self, b, node):
+        x = node.inputs[0]
+        if node.specs[0].dtype.kind not in "f":   # integers are always finite
+            return b.op("Equal", [x, x])
+        return b.op("Not", [b.op("Or", [b.op("IsNaN", [x]), b.op("IsInf", [x])])])
 
     def compute(self, xp, x):
         return xp.isfinite(x) if x.dtype.kind in "fcV" else xp.ones(x.shape, bool)

@@ -92,7 +92,9 @@ class Reshape(ReshapeLike):
     name = "reshape"
     attrs = {"shape": None}
     check = True
-    onnx = "Reshape"
+
+    def onnx(self, b, node):   # 0 copies a dim and -1 is inferred in both
+        return b.op("Reshape", [node.inputs[0], b.ints(node.attrs["shape"])])
 
     def infer(self, x, shape=None):
         return x.with_shape(resolve_shape(self.name, shape, x.shape))
@@ -117,6 +119,12 @@ class Squeeze(ReshapeLike):
 
     name = "squeeze"
     attrs = {"axis": None}
+
+    def onnx(self, b, node):
+        shape = node.specs[0].shape
+        axis = node.attrs["axis"]
+        axes = range(len(shape)) if axis is None else axis_list(self.name, axis, len(shape))
+        return b.squeeze_axes(node.inputs[0], [a for a in axes if shape[a] == 1])
 
     def infer(self, x, axis=None):
         return x.with_shape(_squeeze_shape(self.name, x.shape, axis))
@@ -145,7 +153,13 @@ class Unsqueeze(ReshapeLike):
 
     name = "unsqueeze"
     attrs = {"axis": None}
-    onnx = "Unsqueeze"
+
+    def onnx(self, b, node):   # Paddle inserts one axis after another
+        dims = ["x"] * len(node.specs[0].shape)
+        axis = node.attrs["axis"]
+        for a in [axis] if isinstance(axis, int) else axis:
+            dims.insert(int(a) % (len(dims) + 1), "new")
+        return b.unsqueeze_axes(node.inputs[0], [i for i, d in enumerate(dims) if d == "new"])
 
     def infer(self, x, axis=None):
         return x.with_shape(_unsqueeze_shape(self.name, x.shape, axis))
@@ -175,6 +189,9 @@ class Flatten(ReshapeLike):
     name = "flatten"
     attrs = {"start_axis": 0, "stop_axis": -1}
 
+    def onnx(self, b, node):
+        return b.to_out_shape(node)
+
     def infer(self, x, start_axis=0, stop_axis=-1):
         return x.with_shape(_flatten_shape(self.name, x.shape, start_axis, stop_axis))
 
@@ -203,7 +220,12 @@ class Transpose(OpDef):
     attrs = {"perm": None}
     saves = ()
     check = True
-    onnx = "Transpose"
+
+    def onnx(self, b, node):
+        nd = len(node.specs[0].shape)
+        if not nd:
+            return b.op("Identity", [node.inputs[0]])
+        return b.op("Transpose", [node.inputs[0]], perm=[int(p) % nd for p in node.attrs["perm"]])
 
     def infer(self, x, perm=None):
         perm = check_perm(self.name, perm, x.shape)

@@ -43,7 +43,10 @@ class Concat(OpDef):
     inputs = ("*x",)
     attrs = {"axis": 0}
     check = True  # NumPy would promote mixed dtypes silently
-    onnx = "Concat"
+
+    def onnx(self, b, node):
+        axis = norm_axis(self.name, node.attrs["axis"], len(node.outs[0].shape))
+        return b.op("Concat", b.like(node.inputs, node.specs, node.out_dtype()), axis=axis)
 
     def infer(self, x, axis=0):
         return x[0].with_shape(_concat_shape(self.name, x, axis))
@@ -109,7 +112,17 @@ class Split(MultiOut):
     name = "split"
     attrs = {"num_or_sections": 1, "axis": 0}
     saves = ()
-    onnx = "Split"
+
+    def onnx(self, b, node):
+        x, spec = node.inputs[0], node.specs[0]
+        ax = norm_axis(self.name, node.attrs["axis"], len(spec.shape))
+        sizes = [o.shape[ax] for o in node.outs]
+        split = None if -1 in sizes else b.ints(sizes)
+        if split is None and not isinstance(node.attrs["num_or_sections"], int):
+            raise b.Unsupported(f"split sections {node.attrs['num_or_sections']} of an "
+                                f"unknown dim")
+        outs = b.op("Split", [x, split], n_out=len(node.outs), axis=ax)
+        return [outs] if isinstance(outs, str) else outs
 
     def infer(self, x, num_or_sections=1, axis=0):
         ax = norm_axis(self.name, axis, x.ndim)
@@ -139,6 +152,12 @@ class Stack(OpDef):
     attrs = {"axis": 0}
     saves = ()
     check = True
+
+    def onnx(self, b, node):
+        axis = norm_axis(self.name, node.attrs["axis"], len(node.outs[0].shape))
+        parts = [b.unsqueeze_axes(x, [axis])
+                 for x in b.like(node.inputs, node.specs, node.out_dtype())]
+        return b.op("Concat", parts, axis=axis)
 
     def infer(self, x, axis=0):
         if not x:
@@ -182,7 +201,14 @@ class Tile(OpDef):
     name = "tile"
     attrs = {"repeat_times": None}
     check = True
-    onnx = "Tile"
+
+    def onnx(self, b, node):
+        x, shape = node.inputs[0], node.specs[0].shape
+        reps = [int(r) for r in node.attrs["repeat_times"]]
+        if len(reps) > len(shape):
+            x = b.unsqueeze_axes(x, list(range(len(reps) - len(shape))))
+        reps = [1] * (len(shape) - len(reps)) + reps
+        return b.op("Tile", [x, b.ints(reps)])
 
     def infer(self, x, repeat_times=None):
         return x.with_shape(_tile_shapes(self.name, x.shape, repeat_times)[2])
@@ -236,7 +262,10 @@ class Expand(OpDef):
     attrs = {"shape": None}
     saves = ()
     check = True
-    onnx = "Expand"
+
+    def onnx(self, b, node):   # -1 keeps a dim: broadcasting against 1 does the same
+        shape = [1 if int(s) == -1 else int(s) for s in node.attrs["shape"]]
+        return b.op("Expand", [node.inputs[0], b.ints(shape)])
 
     def infer(self, x, shape=None):
         return x.with_shape(expand_shape(self.name, x.shape, shape))
@@ -255,6 +284,9 @@ class ExpandAs(OpDef):
     name = "expand_as"
     inputs = ("x", "y")
     saves = ()
+
+    def onnx(self, b, node):
+        return b.op("Expand", [node.inputs[0], b.op("Shape", [node.inputs[1]])])
 
     def infer(self, x, y):
         broadcast_shapes(self.name, x.shape, y.shape)

@@ -191,6 +191,12 @@ class Crop(OpDef):
     attrs = {"shape": None, "offsets": None}
     check = True
 
+    def onnx(self, b, node):
+        offsets, size = crop_box(self.name, node.specs[0].shape, node.attrs["shape"],
+                                 node.attrs["offsets"])
+        ends = [o + s for o, s in zip(offsets, size)]
+        return b.op("Slice", [node.inputs[0], b.ints(offsets), b.ints(ends)])
+
     def infer(self, x, shape=None, offsets=None):
         return x.with_shape(crop_box(self.name, x.shape, shape, offsets)[1])
 

@@ -79,6 +79,7 @@ def conj_if_complex(t):
     """conj(t) for complex tensors (the vjp of a product with a complex operand), else t."""
     return call("conj", t) if t.dtype.kind == "c" else t
 
+
 @register
 class Cast(OpDef):
     """out = x converted to `dtype`; the gradient is cast back to x's dtype by the engine."""
@@ -86,7 +87,9 @@ class Cast(OpDef):
     name = "cast"
     attrs = {"dtype": "float32"}
     saves = ()
-    onnx = "Cast"
+
+    def onnx(self, b, node):
+        return b.cast(node.inputs[0], node.out_dtype())
 
     def infer(self, x, dtype="float32"):
         return x.with_dtype(dtype)

@@ -101,7 +101,10 @@ class AddN(OpDef):
     name = "add_n"
     inputs = ("*inputs",)
     saves = ()
-    onnx = "Sum"
+
+    def onnx(self, b, node):
+        return b.elementwise("Sum", node)
+
     check = True
 
     def infer(self, inputs):

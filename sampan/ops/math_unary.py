@@ -40,6 +40,10 @@ class Expm1(UnaryFloat):
     name = "expm1"
     saves = ("out",)
 
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Sub", [b.op("Exp", [x]), b.scalar(1, node.out_dtype())])
+
     def compute(self, xp, x):
         return xp.expm1(as_float(xp, x))
 
@@ -66,6 +70,10 @@ class Log1p(UnaryFloat):
     """out = log(1 + x), accurate near 0."""
 
     name = "log1p"
+
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Log", [b.op("Add", [x, b.scalar(1, node.out_dtype())])])
 
     def compute(self, xp, x):
         return xp.log1p(as_float(xp, x))
@@ -122,6 +130,10 @@ class Rsqrt(UnaryFloat):
     name = "rsqrt"
     saves = ("out",)
 
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Reciprocal", [b.op("Sqrt", [x])])
+
     def compute(self, xp, x):
         x = as_float(xp, x)
         return keep(xp.asarray(1.0 / xp.sqrt(x)), x)
@@ -136,6 +148,10 @@ class Square(UnarySame):
     """out = x * x; integer dtypes are kept."""
 
     name = "square"
+
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Mul", [x, x])
 
     def compute(self, xp, x):
         return xp.square(x)
@@ -271,7 +287,11 @@ class Floor(_Rounding):
     """Largest integer <= x. Gradient: 0."""
 
     name = "floor"
-    onnx = "Floor"
+
+    def onnx(self, b, node):
+        if node.out_dtype().kind in "iub":   # integers are already whole
+            return b.op("Identity", [node.inputs[0]])
+        return b.op("Floor", [node.inputs[0]])
 
     def compute(self, xp, x):
         return xp.floor(x) if x.dtype.kind in "fc" else x.copy()
@@ -282,7 +302,11 @@ class Ceil(_Rounding):
     """Smallest integer >= x. Gradient: 0."""
 
     name = "ceil"
-    onnx = "Ceil"
+
+    def onnx(self, b, node):
+        if node.out_dtype().kind in "iub":   # integers are already whole
+            return b.op("Identity", [node.inputs[0]])
+        return b.op("Ceil", [node.inputs[0]])
 
     def compute(self, xp, x):
         return xp.ceil(x) if x.dtype.kind in "fc" else x.copy()

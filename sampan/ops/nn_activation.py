@@ -101,7 +101,9 @@ class LeakyRelu(Activation):
 
     name = "leaky_relu"
     attrs = {"negative_slope": 0.01}
-    onnx = "LeakyRelu"
+
+    def onnx(self, b, node):
+        return b.op("LeakyRelu", [node.inputs[0]], alpha=float(node.attrs["negative_slope"]))
 
     def compute(self, xp, x, negative_slope=0.01):
         _require_float(self.name, x)
@@ -126,7 +128,9 @@ class Elu(Activation):
     name = "elu"
     attrs = {"alpha": 1.0}
     saves = ("x", "out")
-    onnx = "Elu"
+
+    def onnx(self, b, node):
+        return b.op("Elu", [node.inputs[0]], alpha=float(node.attrs["alpha"]))
 
     def compute(self, xp, x, alpha=1.0):
         _require_float(self.name, x)
@@ -154,7 +158,17 @@ class Gelu(Activation):
 
     name = "gelu"
     attrs = {"approximate": False}
-    onnx = None  # ONNX Gelu is opset 20
+
+    def onnx(self, b, node):   # Gelu itself is opset 20
+        x, dt = node.inputs[0], node.out_dtype()
+        if node.attrs["approximate"]:
+            cube = b.op("Mul", [b.op("Mul", [x, x]), x])
+            inner = b.op("Add", [x, b.op("Mul", [cube, b.scalar(0.044715, dt)])])
+            t = b.op("Tanh", [b.op("Mul", [inner, b.scalar(math.sqrt(2 / math.pi), dt)])])
+        else:
+            t = b.op("Erf", [b.op("Mul", [x, b.scalar(math.sqrt(0.5), dt)])])
+        half = b.op("Mul", [x, b.scalar(0.5, dt)])
+        return b.op("Mul", [half, b.op("Add", [t, b.scalar(1.0, dt)])])
 
     def compute(self, xp, x, approximate=False):
         _require_float(self.name, x)
@@ -198,6 +212,9 @@ class Silu(Activation):
 
     name = "silu"
 
+    def onnx(self, b, node):
+        return b.op("Mul", [node.inputs[0], b.op("Sigmoid", [node.inputs[0]])])
+
     def compute(self, xp, x):
         _require_float(self.name, x)
         den = xp.asarray(xp.exp(-x))  # overflows to inf for x << 0, giving x / inf = -0 as the limit
@@ -220,6 +237,12 @@ class Softplus(Activation):
 
     name = "softplus"
     attrs = {"beta": 1.0, "threshold": 20.0}
+
+    def onnx(self, b, node):   # x where beta * x > threshold (as Paddle)
+        x, dt, a = node.inputs[0], node.out_dtype(), node.attrs
+        bx = b.op("Mul", [x, b.scalar(a["beta"], dt)])
+        soft = b.op("Div", [b.op("Softplus", [bx]), b.scalar(a["beta"], dt)])
+        return b.op("Where", [b.op("Greater", [bx, b.scalar(a["threshold"], dt)]), x, soft])
 
     def compute(self, xp, x, beta=1.0, threshold=20.0):
         _require_float(self.name, x)
@@ -262,7 +285,9 @@ class Softmax(_AxisOp):
     """out = exp(x - max) / sum(exp(x - max)) along `axis` (max subtracted for stability)."""
 
     name = "softmax"
-    onnx = "Softmax"
+
+    def onnx(self, b, node):
+        return b.at_least_1d(node, lambda x: b.op("Softmax", [x], axis=int(node.attrs["axis"])))
 
     def compute(self, xp, x, axis=-1):
         _require_float(self.name, x)
@@ -293,7 +318,9 @@ class LogSoftmax(_AxisOp):
     """out = x - max - log(sum(exp(x - max))) along `axis`."""
 
     name = "log_softmax"
-    onnx = "LogSoftmax"
+
+    def onnx(self, b, node):
+        return b.at_least_1d(node, lambda x: b.op("LogSoftmax", [x], axis=int(node.attrs["axis"])))
 
     def compute(self, xp, x, axis=-1):
         _require_float(self.name, x)

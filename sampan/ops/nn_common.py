@@ -138,6 +138,16 @@ class Dropout(OpDef):
     nondiff_outputs = (1,)
     test_attrs = {"training": False}
 
+    def onnx(self, b, node):
+        a = node.attrs
+        if a["training"] and a["p"] > 0:
+            raise b.Unsupported("dropout in training mode draws random masks; call "
+                                "layer.eval() before export")
+        x = node.inputs[0]
+        if a["mode"] == "upscale_in_train" or a["training"]:
+            return [b.op("Identity", [x]), None]
+        return [b.op("Mul", [x, b.scalar(1.0 - a["p"], node.out_dtype())]), None]
+
     def infer(self, x, p=0.5, axis=None, mode="upscale_in_train", seed=0, training=True):
         if x.dtype.kind != "f":
             raise TypeError(f"dropout: x must be a floating point tensor, got "
@@ -179,6 +189,17 @@ class Embedding(OpDef):
     inputs = ("x", "weight")
     attrs = {"padding_idx": None}
     saves = ("x", "weight")
+
+    def onnx(self, b, node):
+        ids, weight = node.inputs
+        out = b.op("Gather", [weight, ids], axis=0)
+        pad = node.attrs["padding_idx"]
+        if pad is None:
+            return out
+        pad = int(pad) % node.specs[1].shape[0] if node.specs[1].shape[0] > 0 else int(pad)
+        hit = b.op("Equal", [ids, b.scalar(pad, node.specs[0].dtype.name)])
+        zero = b.scalar(0, node.out_dtype())
+        return b.op("Where", [b.unsqueeze_axes(hit, [len(node.specs[0].shape)]), zero, out])
 
     def infer(self, x, weight, padding_idx=None):
         if x.dtype.kind not in "iu":

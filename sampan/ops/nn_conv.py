@@ -154,7 +154,8 @@ class _Conv(_ConvBase):
     _conv_weight_corr.
     """
 
-    onnx = "Conv"
+    def onnx(self, b, node):
+        return b.conv(node)
 
     def infer(self, x, weight, bias=None, **given):
         a = self._attrs(given)
@@ -301,7 +302,8 @@ class _ConvTranspose(_ConvBase):
     Gradients: x via a convolution of the cotangent, weight via _conv_weight_corr.
     """
 
-    onnx = "ConvTranspose"
+    def onnx(self, b, node):
+        return b.conv(node, transposed=True)
 
     def _size(self, spatial, kernel, a):
         if a["output_size"] is not None:

@@ -83,7 +83,10 @@ class BatchNorm(OpDef):
              "use_global_stats": False}
     saves = ("x", "weight", "saved_mean", "saved_invstd")
     nondiff_outputs = (1, 2, 3, 4)
-    onnx = None  # BatchNormalization covers inference only; export decomposes
+
+    def onnx(self, b, node):   # running statistics; training mode decomposes
+        return b.batch_norm(node)
+
     decompose = staticmethod(_batch_norm_decompose)
 
     def infer(self, x, running_mean, running_var, weight=None, bias=None, momentum=0.9,
@@ -291,7 +294,10 @@ class LayerNorm(OpDef):
     attrs = {"begin_norm_axis": 1, "epsilon": 1e-5}
     saves = ("x", "weight", "saved_mean", "saved_invstd")
     nondiff_outputs = (1, 2)
-    onnx = None  # LayerNormalization needs opset 17 and a weight; export decomposes
+
+    def onnx(self, b, node):
+        return b.layer_norm(node)
+
     decompose = staticmethod(_layer_norm_decompose)
 
     def infer(self, x, weight=None, bias=None, begin_norm_axis=1, epsilon=1e-5):

@@ -90,6 +90,9 @@ class _MaxPool(OpDef):
     goes to that element only (summed where windows overlap on the same maximum).
     """
 
+    def onnx(self, b, node):
+        return b.max_pool(node)
+
     outputs = ("out", "mask")
     saves = ("x", "mask")
     check = True
@@ -260,6 +263,9 @@ class _AdaptiveMaxPool(OpDef):
     """Max over adaptive windows: window i of a dim of size n spans [floor(i * n / o),
     ceil((i + 1) * n / o)). mask: int32 flat spatial index of the first maximum; the
     gradient goes to it. x is channels-first [N, C, *spatial]."""
+
+    def onnx(self, b, node):
+        return b.adaptive_max_pool(node)
 
     outputs = ("out", "mask")
     saves = ("x", "mask")

@@ -86,7 +86,9 @@ class Sum(Reduction):
 
     name = "sum"
     attrs = {"axis": None, "keepdim": False, "dtype": None}
-    onnx = "ReduceSum"
+
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceSum")
 
     def out_dtype(self, in_dtype, **attrs):
         return _sum_dtype(in_dtype, attrs.get("dtype"))
@@ -108,7 +110,9 @@ class Mean(Reduction):
     """
 
     name = "mean"
-    onnx = "ReduceMean"
+
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceMean")
 
     def out_dtype(self, in_dtype, **attrs):
         return _dt.promote_float(in_dtype)
@@ -163,14 +167,18 @@ class _Extreme(Reduction):
 @register
 class Max(_Extreme):
     name = "max"
-    onnx = "ReduceMax"
+
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceMax")
 
 
 @register
 class Min(_Extreme):
     name = "min"
     fn = "min"
-    onnx = "ReduceMin"
+
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceMin")
 
 
 @register
@@ -178,12 +186,18 @@ class Amax(_Extreme):
     name = "amax"
     split_ties = True
 
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceMax")
+
 
 @register
 class Amin(_Extreme):
     name = "amin"
     fn = "min"
     split_ties = True
+
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceMin")
 
 
 def _others_product(x, axes: tuple):
@@ -206,7 +220,9 @@ class Prod(Reduction):
 
     name = "prod"
     attrs = {"axis": None, "keepdim": False, "dtype": None}
-    onnx = "ReduceProd"
+
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceProd")
 
     def out_dtype(self, in_dtype, **attrs):
         out = attrs.get("dtype")
@@ -276,6 +292,9 @@ class Logsumexp(Reduction):
     name = "logsumexp"
     saves = ("x", "out")
 
+    def onnx(self, b, node):
+        return b.reduce_node(node, "ReduceLogSumExp")
+
     def out_dtype(self, in_dtype, **attrs):
         return _dt.promote_float(in_dtype)
 
@@ -320,7 +339,9 @@ class Numel(OpDef):
     """Number of elements of x as an int64 0-D tensor."""
 
     name = "numel"
-    onnx = "Size"
+
+    def onnx(self, b, node):
+        return b.cast(b.op("Size", [node.inputs[0]]), node.out_dtype())
 
     def infer(self, x):
         return TensorSpec((), _dt.int64)

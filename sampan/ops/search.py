@@ -39,7 +39,10 @@ class Where(OpDef):
     inputs = ("condition", "x", "y")
     saves = ("condition",)
     check = True
-    onnx = "Where"
+
+    def onnx(self, b, node):
+        cond = b.like(node.inputs[:1], node.specs[:1], "bool")
+        return b.op("Where", cond + b.like(node.inputs[1:], node.specs[1:], node.out_dtype()))
 
     def infer(self, condition, x, y):
         if condition.dtype is not _dt.bool_:
@@ -99,13 +102,17 @@ class ArgReduce(OpDef):
 @register
 class ArgMax(ArgReduce):
     name = "argmax"
-    onnx = "ArgMax"
+
+    def onnx(self, b, node):
+        return b.arg_reduce(node, "ArgMax")
 
 
 @register
 class ArgMin(ArgReduce):
     name = "argmin"
-    onnx = "ArgMin"
+
+    def onnx(self, b, node):
+        return b.arg_reduce(node, "ArgMin")
 
 
 def _argsort(xp, x, axis: int, descending: bool):
@@ -178,7 +185,15 @@ class TopK(OpDef):
     attrs = {"k": 1, "axis": -1, "largest": True, "sorted": True}
     saves = ("x", "indices")
     check = True
-    onnx = "TopK"
+
+    def onnx(self, b, node):
+        a = node.attrs
+        if not node.specs[0].shape:   # 0-D: k is 1 and the value is x itself
+            return [b.op("Identity", [node.inputs[0]]),
+                    b.const(0, node.out_dtype(1))]
+        vals, idx = b.op("TopK", [node.inputs[0], b.ints([a["k"]])], n_out=2, axis=a["axis"],
+                         largest=int(bool(a["largest"])), sorted=1)
+        return [vals, b.cast(idx, node.out_dtype(1))]
 
     def infer(self, x, k=1, axis=-1, largest=True, sorted=True):
         ax = norm_axis(self.name, axis, len(x.shape))

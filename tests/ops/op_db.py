@@ -36,6 +36,10 @@ class OpEntry:
     grad_args indices of positional args to differentiate (default: every float array arg).
     tol       multiplier on the per-dtype tolerance table.
     inplace   name of the Tensor in-place method to compare with fn (e.g. "exp_").
+    onnx      export the samples to ONNX and compare with onnxruntime, where the op has an
+              `onnx` rule: True (every output), a tuple of the output indices an inference
+              graph computes (not masks or saved statistics), or False (the samples use what
+              ONNX cannot express; say why in a comment).
     """
     op: str
     fn: Callable
@@ -47,6 +51,7 @@ class OpEntry:
     grad_args: tuple | None = None
     tol: float = 1.0
     inplace: str | None = None
+    onnx: bool | tuple = True
     name: str = ""
 
     def __post_init__(self):

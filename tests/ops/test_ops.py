@@ -303,3 +303,25 @@ def test_inplace_equals_out_of_place(entry):
         assert out is x
         assert x._version == before + 1
         np.testing.assert_allclose(x.numpy(), want.numpy(), err_msg=f"{entry.inplace}[{s.name}]")
+
+
+_ONNX = [e for e in ENTRIES if e.onnx and REGISTRY[e.op].onnx is not None]
+
+
+@pytest.mark.parametrize("entry", _ONNX, ids=[e.name for e in _ONNX])
+def test_onnx_matches_onnxruntime(entry):
+    """The op's ONNX lowering, run by onnxruntime, gives the eager values (float32)."""
+    from tests.onnx.util import build_sample, compare, eager_outputs, need_onnx, run_model
+    need_onnx()
+    from sampan.onnx.export import program_to_onnx
+    dtype = "float32" if "float32" in entry.dtypes else entry.dtypes[0]
+    atol, rtol = tolerance("float32", entry.tol)
+    for s in _samples(entry, dtype):
+        want = eager_outputs(entry.fn, s.args, s.kwargs)
+        main, feed, fetch = build_sample(entry.fn, s.args, s.kwargs)
+        if entry.onnx is not True:   # the outputs an inference graph computes
+            want, fetch = [want[k] for k in entry.onnx], [fetch[k] for k in entry.onnx]
+        got = run_model(program_to_onnx(main, list(feed), fetch), feed)
+        assert len(got) == len(want), f"{entry.name}[{s.name}]: output count"
+        for k, (g, w) in enumerate(zip(got, want)):
+            compare(g, w, atol, rtol, f"{entry.name}[{s.name}] output {k}")

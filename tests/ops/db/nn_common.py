@@ -45,6 +45,18 @@ def _dropout_ref(x, p=0.5, axis=None, mode="upscale_in_train"):
     return x * mask, mask
 
 
+def _dropout_eval_ref(x, p=0.5, mode="upscale_in_train", training=False):
+    keep = 1.0 if mode == "upscale_in_train" else 1.0 - p
+    return x * x.dtype.type(keep), np.full(x.shape, keep, x.dtype)
+
+
+def _dropout_eval_samples(rng, dtype):
+    x = rng.uniform(-1, 1, (4, 6)).astype(dtype)
+    return [Sample((x,), {"p": 0.3, "training": False}, name="upscale"),
+            Sample((x,), {"p": 0.4, "mode": "downscale_in_infer", "training": False},
+                   name="downscale")]
+
+
 def _dropout_samples(rng, dtype):
     x = rng.uniform(-1, 1, (4, 6)).astype(dtype)
     return [Sample((x,), {"p": 0.3}), Sample((x,), {"p": 0.5, "mode": "downscale_in_infer"},
@@ -96,7 +108,10 @@ def _gather_tree_ref(ids, parents):
 
 ENTRIES = [
     OpEntry("linear", F.linear, _linear_ref, _linear_samples, double_grad=True),
-    OpEntry("dropout", _dropout_fn, _dropout_ref, _dropout_samples),
+    # training-mode samples draw random masks, which an inference graph cannot (dropout-eval)
+    OpEntry("dropout", _dropout_fn, _dropout_ref, _dropout_samples, onnx=False),
+    OpEntry("dropout", _dropout_fn, _dropout_eval_ref, _dropout_eval_samples, grad=False,
+            name="dropout-eval", onnx=(0,)),
     OpEntry("embedding", F.embedding, _embedding_ref, _embedding_samples, grad_args=(1,)),
     OpEntry("gather_tree", F.gather_tree, _gather_tree_ref, _gather_tree_samples,
             dtypes=("int64", "int32"), grad=False),

@@ -182,14 +182,14 @@ def _ln_vjp_samples(rng, dtype):
 
 
 ENTRIES = [
-    OpEntry("batch_norm", _bn_all, _bn_ref, _bn_samples, grad=False),
+    OpEntry("batch_norm", _bn_all, _bn_ref, _bn_samples, grad=False, onnx=(0,)),
     OpEntry("batch_norm", _bn_out, _bn_ref_out, _bn_samples, name="batch_norm-out"),
     OpEntry("batch_norm", _bn_all, _bn_ref, _bn_global_samples, grad=False,
-            name="batch_norm-global"),
+            name="batch_norm-global", onnx=(0,)),
     OpEntry("batch_norm", _bn_out, _bn_ref_out, _bn_global_samples, grad_args=(0, 3, 4),
             name="batch_norm-global-out"),
     OpEntry("_batch_norm_vjp", _bn_vjp, _bn_vjp_ref, _bn_vjp_samples, grad=False),
-    OpEntry("layer_norm", _ln_all, _ln_ref, _ln_samples, grad=False),
+    OpEntry("layer_norm", _ln_all, _ln_ref, _ln_samples, grad=False, onnx=(0,)),
     OpEntry("layer_norm", _ln_out, _ln_ref_out, _ln_samples, name="layer_norm-out"),
     OpEntry("_layer_norm_vjp", _ln_vjp, _ln_vjp_ref, _ln_vjp_samples, grad=False),
 ]
