@@ -168,8 +168,11 @@ def build_program(model: PModel, params: dict, path: str, table: dict) -> tuple:
             try:
                 _constant_attrs(c, op)
                 _assign(c, op, table[op.type](c, op))
-            except Unsupported:
-                raise
+            except Unsupported as e:
+                if repr(path) in str(e):
+                    raise
+                raise Unsupported(f"paddle.inference: {path!r}: Paddle op {op.type}: "
+                                  f"{e}") from None
             except Exception as e:  # noqa: BLE001 - re-raised with the op named
                 raise Unsupported(f"paddle.inference: {path!r}: translating Paddle op "
                                   f"{op.type} (inputs {op.inputs}) failed: "

@@ -5,6 +5,8 @@ Imports `nn.functional`, `tensor` and its package.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ... import tensor as T
 from ...ops.dispatch import call
 from ...nn import functional as F
@@ -12,11 +14,11 @@ from .build import LazyFill, Unsupported
 
 
 def _pads(p: list, nd: int = 2):
-    """Paddle's paddings attr ([ph, pw] or [top, bottom, left, right]) as sampan padding."""
+    """Paddle's paddings attr ([ph, pw] or [top, bottom, left, right]) as sampan padding
+    (the same two forms as Paddle's functional API)."""
     p = [int(v) for v in p]
-    if len(p) == 2 * nd:
-        return [[p[2 * i], p[2 * i + 1]] for i in range(nd)] if any(
-            p[2 * i] != p[2 * i + 1] for i in range(nd)) else p[::2]
+    if len(p) == 2 * nd and all(p[2 * i] == p[2 * i + 1] for i in range(nd)):
+        return p[::2]
     return p
 
 
@@ -77,14 +79,18 @@ def batch_norm(c, op):
 
 
 def layer_norm(c, op):
+    """Normalise over the dims from begin_norm_axis on; Paddle's scale/bias are 1-D over
+    their product, so those dims are flattened into one first."""
     x = c.var(op, "X")
-    begin = op.attrs.get("begin_norm_axis", 1)
+    begin = op.attrs.get("begin_norm_axis", 1) % max(len(x.shape), 1)
     shape = list(x.shape[begin:])
-    scale, bias = c.opt(op, "Scale"), c.opt(op, "Bias")
-    if -1 in shape or (scale is not None and len(shape) > 1):
-        raise Unsupported(f"layer_norm over dims {shape} needs known sizes and a 1-D scale")
-    y = F.layer_norm(x, shape, scale, bias, op.attrs.get("epsilon", 1e-5))
-    return {"Y": y}
+    if -1 in shape:
+        raise Unsupported(f"layer_norm over dims {shape} of unknown size")
+    size = int(np.prod(shape))
+    flat = T.flatten(x, begin, -1) if len(shape) > 1 else x
+    y = F.layer_norm(flat, [size], c.opt(op, "Scale"), c.opt(op, "Bias"),
+                     op.attrs.get("epsilon", 1e-5))
+    return {"Y": T.reshape(y, [0] * begin + shape) if len(shape) > 1 else y}
 
 
 def instance_norm(c, op):
