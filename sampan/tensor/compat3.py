@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math as _math
 
+from ..ops import math_igamma  # noqa: F401  (registers the gammaincc OpDef)
 from ..ops.dispatch import call
 from . import creation, indexing, linalg, logic, manipulation, math, search, stat
 from .indexing import put_along_axis, take_along_axis
@@ -288,6 +289,24 @@ def slice_scatter(x, value, axes, starts, ends, strides, name=None):
     return out
 
 
+def gammaincc(x, y, name=None):
+    """Regularized upper incomplete gamma Q(x, y) = Gamma(x, y) / Gamma(x) (x, y >= 0).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([0.5, 0.5, 0.5], dtype='float64')
+        >>> paddle.gammaincc(x, paddle.to_tensor([0., 1., 10.], dtype='float64'))
+        Tensor(shape=[3], dtype=float64, place=Place(cpu), stop_gradient=True,
+               [1.        , 0.15729921, 0.00000774])
+    """
+    return call("gammaincc", x, y)
+
+
+def gammainc(x, y, name=None):
+    """Regularized lower incomplete gamma P(x, y) = 1 - Q(x, y) (x, y >= 0)."""
+    return 1.0 - gammaincc(x, y)
+
+
 def view_as_real(input):
     """A complex tensor [...] as a real one [..., 2] (real, imag)."""
     return manipulation.as_real(input)
@@ -398,7 +417,7 @@ def cartesian_prod(x, name=None):
 
 
 __all__ = ["argwhere", "baddbmm", "block_diag", "broadcast_shapes", "cartesian_prod", "cat",
-           "clamp", "concatenate", "div", "eq", "gammaln", "ge", "ger", "greater", "gt",
+           "clamp", "concatenate", "div", "eq", "gammainc", "gammaincc", "gammaln", "ge", "ger", "greater", "gt",
            "isin", "isneginf", "isposinf", "isreal", "le", "less", "lt", "matrix_transpose",
            "msort", "mul", "narrow", "ne", "negative", "permute", "positive", "ravel",
            "reduce_as", "scatter_add", "scatter_reduce", "signbit", "sinc", "slice_scatter", "softmax", "sub",
@@ -409,7 +428,8 @@ __all__ = ["argwhere", "baddbmm", "block_diag", "broadcast_shapes", "cartesian_p
 # `name_` forms are derived from `name` by tensor/__init__.py).
 METHOD_NAMES = (
     "argwhere", "baddbmm", "baddbmm_", "bernoulli_", "block_diag", "broadcast_shapes",
-    "cholesky_inverse", "clamp", "clamp_", "div", "div_", "eq", "gammaln",
+    "cholesky_inverse", "clamp", "clamp_", "div", "div_", "eq", "gammainc", "gammainc_",
+    "gammaincc", "gammaincc_", "gammaln",
     "gammaln_", "ge", "greater", "gt", "histogram_bin_edges", "histogramdd", "isin",
     "isneginf", "isposinf", "isreal", "le", "less", "less_", "log_normal_", "lt",
     "matrix_transpose", "msort", "mul", "mul_", "narrow", "ne", "negative", "permute",
@@ -417,5 +437,5 @@ METHOD_NAMES = (
     "sinc_", "slogdet", "softmax", "square_", "sub", "sub_", "svd_lowrank", "swapaxes",
     "swapdims", "take_along_dim", "true_divide", "view_as_complex", "view_as_real",
 )
-TOP_LEVEL_INPLACE = ("baddbmm_", "div_", "gammaln_", "less_", "scatter_add_", "sinc_",
+TOP_LEVEL_INPLACE = ("baddbmm_", "div_", "gammainc_", "gammaincc_", "gammaln_", "less_", "scatter_add_", "sinc_",
                      "sub_")

@@ -9,7 +9,9 @@ import math as _math
 import numpy as np
 
 from ..framework import dtype as _dt
+from ..framework.random import next_seed
 from ..framework.tensor import Tensor
+from ..ops.dispatch import call
 from . import creation, manipulation, math, random
 
 
@@ -173,6 +175,32 @@ def bernoulli_(x, p=0.5, name=None) -> Tensor:
     return x._rebind(manipulation.cast(random.bernoulli(p), x.dtype))
 
 
+def standard_gamma(x, name=None) -> Tensor:
+    """Samples from Gamma(x[i], 1) for each element (x > 0, float); x's shape and dtype."""
+    return call("standard_gamma", x, seed=next_seed())
+
+
+def binomial(count, prob, name=None) -> Tensor:
+    """Samples from Binomial(count[i], prob[i]) (broadcast) as int64."""
+    return call("binomial", count, prob, seed=next_seed())
+
+
+def random_(x, from_: int = 0, to=None, *, generator=None) -> Tensor:
+    """Fill x in place with integers drawn uniformly from [from_, to); returns x.
+
+    to None: up to 2**mantissa bits + 1 for floats (2**24 for float32), the dtype's max
+    + 1 for integers.
+    """
+    if to is None:
+        kind = x.dtype.kind
+        to = 2 ** (np.finfo(x.dtype.np).nmant + 1) if kind == "f" else \
+            int(np.iinfo(x.dtype.np).max) if kind in "iu" else 2
+    if int(to) <= int(from_):
+        raise ValueError(f"random_: to ({to}) must be greater than from_ ({from_})")
+    draws = random.randint(int(from_), min(int(to), 2 ** 63 - 1), list(x.shape))
+    return x._rebind(manipulation.cast(draws, x.dtype))
+
+
 def _size(api: str, size, more) -> list:
     if isinstance(size, (int, np.integer)):
         return [int(size), *(int(s) for s in more)]
@@ -211,6 +239,6 @@ def new_empty(var, size, *more, dtype=None, device=None, requires_grad: bool = F
 
 __all__ = ["as_tensor", "asarray", "bartlett_window", "blackman_window", "from_numpy",
            "hamming_window", "hann_window", "kaiser_window", "log_normal", "log_normal_",
-           "rand_like", "randn_like", "range", "bernoulli_"]
-METHODS = {"new_full": new_full, "new_zeros": new_zeros, "new_ones": new_ones,
+           "rand_like", "randn_like", "range", "bernoulli_", "binomial", "standard_gamma"]
+METHODS = {"random_": random_, "new_full": new_full, "new_zeros": new_zeros, "new_ones": new_ones,
            "new_empty": new_empty}

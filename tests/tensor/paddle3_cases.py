@@ -77,6 +77,13 @@ CASES = {
     "cartesian_prod": lambda p: p.cartesian_prod([_t(p, [1, 2]), _t(p, [3]), _t(p, [5, 6])]),
     "cartesian_prod_one": lambda p: p.cartesian_prod([_t(p, [1, 2])]),
     "gammaln": lambda p: p.gammaln(_t(p, [0.5, 3.0, 10.0])),
+    "gammaincc": lambda p: p.gammaincc(_t(p, [0.1, 1.0, 5.0, 20.0, 2.0]),
+                                       _t(p, [0.0, 0.3, 6.0, 15.0, 30.0])),
+    "gammainc": lambda p: p.gammainc(_t(p, [0.1, 1.0, 5.0, 20.0, 2.0]),
+                                     _t(p, [0.0, 0.3, 6.0, 15.0, 30.0])),
+    # same shapes: Paddle 3.3.1's kernel gives values outside [0, 1] when x and y broadcast
+    "gammainc_f64": lambda p: p.gammainc(_t(p, np.abs(A334[0])), _t(p, np.abs(A334[1]))),
+    "gammaincc_method": lambda p: _t(p, np.abs(A23) + 0.1).gammaincc(_t(p, np.abs(A23[::-1]))),
     "hbe": lambda p: p.histogram_bin_edges(_t(p, PTS[:, 0].copy()), bins=4),
     "hbe_minmax": lambda p: p.histogram_bin_edges(_t(p, [1.0, 2.0, 5.0]), bins=4, min=0, max=8),
     "hbe_same": lambda p: p.histogram_bin_edges(_t(p, [2.0, 2.0]), bins=2),
@@ -184,5 +191,7 @@ ERRORS = {
     "reduce_as_bad": lambda p: p.reduce_as(p.ones([2, 3]), p.ones([4])),
     "baddbmm_shapes": lambda p: p.baddbmm(p.ones([1, 2, 2]), p.ones([1, 2, 3]),
                                           p.ones([1, 4, 2])),
+    "gammainc_negative_x": lambda p: p.gammainc(_t(p, [-1.0]), _t(p, [1.0])),
+    "gammaincc_negative_y": lambda p: p.gammaincc(_t(p, [1.0]), _t(p, [-1.0])),
     "apply_requires_grad": lambda p: p.ones([2]).requires_grad_().apply(lambda t: t * 2),
 }

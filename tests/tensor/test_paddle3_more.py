@@ -216,3 +216,30 @@ def test_gradients_flow_through_composites():
     dsinc = (np.cos(px) * px - np.sin(px)) / (px * v)
     want = dsinc + 2 * v + np.array([[0.0, 1.0], [0.0, 1.0]])
     np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-10)
+
+
+def test_gammaincc_gradient_matches_paddle():
+    x = paddle.to_tensor([1.5, 3.0])
+    y = paddle.to_tensor([2.0, 1.0])
+    x.stop_gradient = y.stop_gradient = False
+    paddle.gammaincc(x, y).sum().backward()
+    assert x.grad is None  # Paddle differentiates only through y
+    np.testing.assert_allclose(y.grad.numpy(), [-0.21596386, -0.18393971], rtol=1e-6)
+    y2 = paddle.to_tensor([2.0, 1.0])
+    y2.stop_gradient = False
+    paddle.gammainc(paddle.to_tensor([1.5, 3.0]), y2).sum().backward()
+    np.testing.assert_allclose(y2.grad.numpy(), [0.21596386, 0.18393971], rtol=1e-6)
+    with pytest.raises(TypeError, match="gammaincc: x and y must both be float32 or float64"):
+        paddle.gammaincc(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2]))
+
+
+def test_standard_gamma_binomial_random_():
+    paddle.seed(3)
+    g = paddle.standard_gamma(paddle.full([20000], 2.5, dtype="float64"))
+    assert g.dtype == paddle.float64 and abs(float(g.mean()) - 2.5) < 0.05
+    b = paddle.binomial(paddle.full([20000], 10, dtype="int64"), paddle.full([20000], 0.3))
+    assert b.dtype == paddle.int64 and abs(float(b.astype("float64").mean()) - 3.0) < 0.05
+    r = paddle.zeros([2000]).random_(3, 7)
+    assert set(np.unique(r.numpy())) == {3.0, 4.0, 5.0, 6.0}
+    with pytest.raises(ValueError, match=r"random_: to \(2\) must be greater than from_ \(5\)"):
+        paddle.zeros([2]).random_(5, 2)
