@@ -194,3 +194,37 @@ def test_translation_error_names_file_and_op():
                             {"shape": [-1]})],
                        {"x": PVar("x", [-1, 3], "float32")}, ["x"], ["y"], "pdmodel")
         build_program(model, {}, "bad.pdmodel", TABLE)
+
+
+def _dynamic_model(ops, fetches):
+    return PModel(ops, {"x": PVar("x", [-1, 4], "float32")}, ["x"], fetches, "pdmodel")
+
+
+SHAPE_OPS = [
+    POp("shape", {"Input": ["x"]}, {"Out": ["s"]}, {}),
+    POp("slice", {"Input": ["s"]}, {"Out": ["b"]}, {"axes": [0], "starts": [0], "ends": [1],
+                                                  "decrease_axis": [0]}),
+    POp("fill_constant", {}, {"Out": ["two"]}, {"shape": [1], "value": 2.0, "dtype": 2}),
+]
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_run_time_shapes(batch):
+    """Paddle's shape arithmetic on a run-time batch: fill_constant / reshape2 whose shapes
+    come from shape -> slice, and fill_constant_batch_size_like."""
+    ops = SHAPE_OPS + [
+        POp("fill_constant", {"ShapeTensorList": ["b", "two", "two"]}, {"Out": ["f"]},
+            {"shape": [-1, 2, 2], "value": 0.5, "dtype": 5}),
+        POp("reshape2", {"X": ["x"], "ShapeTensor": ["b", "two", "two"]}, {"Out": ["r"]},
+            {"shape": [-1, 2, 2]}),
+        POp("elementwise_add", {"X": ["r"], "Y": ["f"]}, {"Out": ["y"]}, {}),
+        POp("fill_constant_batch_size_like", {"Input": ["x"]}, {"Out": ["z"]},
+            {"shape": [-1, 3], "value": 1.0, "dtype": 5, "input_dim_idx": 0,
+             "output_dim_idx": 0}),
+    ]
+    program, feeds, fetches = build_program(_dynamic_model(ops, ["y", "z"]), {}, "d.pdmodel",
+                                            TABLE)
+    x = rng.standard_normal((batch, 4)).astype("float32")
+    y, z = Executor().run(program, feed={"x": x}, fetch_list=fetches)
+    np.testing.assert_allclose(y, x.reshape(batch, 2, 2) + 0.5, rtol=1e-6)
+    np.testing.assert_array_equal(z, np.ones((batch, 3), "float32"))

@@ -90,6 +90,8 @@ class Ctx:
             return T.to_tensor(np.asarray(v))
         if isinstance(v, SymShape):
             return shape_var(v)
+        if isinstance(v, LazyFill):
+            return fill_var(v)
         raise Unsupported(f"paddle.inference: {self.path!r}: op {op.type} input {slot!r} is "
                           f"a {type(v).__name__} with run-time dims "
                           f"({getattr(v, 'dims', '')}), which sampan cannot build here")
@@ -126,16 +128,43 @@ def shape_var(s: SymShape):
 _SCALAR_ATTRS = ("scale", "min", "max", "dropout_prob", "axis", "k", "value", "depth")
 
 
+# "=name" operands that may be computed at run time, and the legacy input slot they go to
+_RUNTIME_SLOTS = {"shape": "Shape"}
+
+
 def _constant_attrs(c: Ctx, op: POp) -> None:
-    """PIR operands written "=name" (see pir_json.PIR_OPS) become the legacy attr `name`."""
+    """PIR operands written "=name" (see pir_json.PIR_OPS) become the legacy attr `name`
+    (or, for a run-time shape, the legacy input slot that carries it)."""
     for slot in [s for s in op.inputs if s.startswith("=")]:
-        arr = c.const(op, slot)
+        try:
+            arr = c.const(op, slot)
+        except Unsupported:
+            if slot[1:] not in _RUNTIME_SLOTS:
+                raise
+            op.inputs[_RUNTIME_SLOTS[slot[1:]]] = op.inputs.pop(slot)
+            continue
         value = arr.item() if arr.ndim == 0 else arr.tolist()
         name = slot[1:]
         if name in _SCALAR_ATTRS and isinstance(value, list) and len(value) == 1:
             value = value[0]
         op.attrs[name] = value
         del op.inputs[slot]
+
+
+def fill_var(f: LazyFill):
+    """A fill with run-time dims: a constant with the known dims (1 elsewhere) broadcast
+    against, per run-time dim, a zero vector as long as that dim of its source Variable."""
+    out = T.full([d if isinstance(d, int) else 1 for d in f.dims], f.value, f.dtype)
+    for i, d in enumerate(f.dims):
+        if isinstance(d, Dim):
+            others = [k for k in range(len(d.var.shape)) if k != d.axis]
+            line = T.slice(d.var, others, [0] * len(others), [1] * len(others)) if (
+                others) else d.var
+            zeros = T.zeros_like(T.reshape(line, [-1]), f.dtype)
+            shape = [1] * len(f.dims)
+            shape[i] = -1
+            out = out + T.reshape(zeros, shape)
+    return out
 
 
 def _assign(c: Ctx, op: POp, result: dict) -> None:

@@ -138,10 +138,23 @@ def cumsum(c, op):
 
 
 def reshape(c, op):
+    """Paddle's shape attr (0 copies a dim, -1 is inferred) or a shape computed from the
+    input's own shape (ShapeTensor list / Shape tensor): a run-time dim k of x at position
+    k becomes 0, a single other run-time dim -1."""
     x = c.var(op, "X")
-    if c.has(op, "ShapeTensor") or c.has(op, "Shape"):
-        raise Unsupported("reshape to a shape computed at run time")
-    return {"Out": T.reshape(x, [int(d) for d in op.attrs["shape"]])}
+    if c.has(op, "ShapeTensor"):
+        dims = [_dim_entry(c.value(n)) for n in op.inputs["ShapeTensor"]]
+    elif c.has(op, "Shape"):
+        v = c.value(op.inputs["Shape"][0])
+        dims = v.dims if isinstance(v, SymShape) else [int(d) for d in np.ravel(v)]
+    else:
+        dims = [int(d) for d in op.attrs["shape"]]
+    out = [0 if isinstance(d, Dim) and d.var is x and d.axis == i else d
+           for i, d in enumerate(dims)]
+    unknown = [i for i, d in enumerate(out) if isinstance(d, Dim)]
+    if len(unknown) > 1 or (unknown and -1 in out):
+        raise Unsupported(f"reshape to {dims}: more than one dim known only at run time")
+    return {"Out": T.reshape(x, [-1 if isinstance(d, Dim) else int(d) for d in out])}
 
 
 def transpose(c, op):
@@ -198,7 +211,15 @@ def _is_dim(v) -> bool:
 
 
 def _dim_entry(v):
-    return v if isinstance(v, Dim) else int(np.asarray(v).reshape(()))
+    """One entry of a shape list: an int, or a Dim (a run-time dim of some input)."""
+    if isinstance(v, SymShape) and len(v.dims) == 1:
+        return v.dims[0]
+    if isinstance(v, Dim):
+        return v
+    if isinstance(v, (np.ndarray, np.generic, int)) and np.size(v) == 1:
+        return int(np.asarray(v).reshape(()))
+    raise Unsupported("a shape entry is computed at run time from tensor values (not from "
+                      "input shapes); sampan needs shapes known when the model is built")
 
 
 def shape(c, op):
@@ -258,6 +279,17 @@ def fill_constant(c, op):
     if any(isinstance(d, Dim) for d in dims):
         return {"Out": LazyFill(value, dtype, dims)}
     return {"Out": np.full(dims, value, dtype=np.dtype(dtype))}
+
+
+def fill_batch_like(c, op):
+    """fill_constant_batch_size_like: `shape` with dim output_dim_idx taken from dim
+    input_dim_idx of Input at run time."""
+    a = op.attrs
+    x = c.var(op, "Input")
+    dims = [int(d) for d in a["shape"]]
+    dims[a.get("output_dim_idx", 0)] = Dim(x, a.get("input_dim_idx", 0))
+    return {"Out": LazyFill(float(a.get("str_value") or a.get("value", 0.0)),
+                            dtype_of(a.get("dtype", 5)), dims)}
 
 
 def fill_like(c, op):
@@ -346,6 +378,7 @@ TABLE = {
         "Out": T.expand_as(c.var(op, "X"), c.var(op, "Y"))},
     "tile": tile, "shape": shape, "size": numel,
     "fill_constant": fill_constant, "fill_any_like": fill_like,
+    "fill_constant_batch_size_like": fill_batch_like,
     "fill_zeros_like": lambda c, op: {"Out": T.zeros_like(c.var(op, "X"))},
     "assign_value": assign_value, "range": arange, "where": where, "one_hot_v2": one_hot,
     "index_select": index_select, "pad3d": pad3d,
