@@ -5,7 +5,6 @@ sampan's random ops so `paddle.seed` reproduces them. Imports rooms below it onl
 """
 from __future__ import annotations
 
-from . import transform  # noqa: F401
 from .continuous import Cauchy, Gumbel, Laplace, Normal, StudentT, Uniform
 from .counting import Binomial, Geometric, Poisson
 from .discrete import Bernoulli, Categorical, ContinuousBernoulli, Multinomial

@@ -1,134 +1,24 @@
 """Transforms y = f(x) with their inverses and log|det J|, for TransformedDistribution.
 
-Each transform states the event rank of its domain and codomain (`_in_rank`, `_out_rank`: 0 for
-elementwise maps, 1 for maps over the last axis such as softmax). Written in sampan tensor ops.
-Imports `framework`, `tensor`, `nn.functional`.
+Elementwise maps and compositions live here; the base class is in _transform_base.py and the
+whole-event maps (Reshape, Softmax, StickBreaking) in _transform_event.py, re-exported here as
+Paddle's paddle.distribution.transform has them. Imports `framework`, `tensor`, `nn.functional`.
 """
 from __future__ import annotations
 
-import enum
 import math
 from collections.abc import Sequence
 
 from .. import tensor as T
 from ..framework.tensor import Tensor
 from ..nn import functional as F
-from .distribution import Distribution, is_tensor, sum_rightmost
+from ._transform_base import Transform, Type, _check_tensor
+from ._transform_event import ReshapeTransform, SoftmaxTransform, StickBreakingTransform
+from .distribution import sum_rightmost
 
 __all__ = ["Transform", "AbsTransform", "AffineTransform", "ChainTransform", "ExpTransform",
            "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
            "SoftmaxTransform", "StackTransform", "StickBreakingTransform", "TanhTransform"]
-
-
-class Type(enum.Enum):
-    """Mapping type of a transform."""
-    BIJECTION = "bijection"
-    INJECTION = "injection"
-    SURJECTION = "surjection"
-    OTHER = "other"
-
-    @classmethod
-    def is_injective(cls, _type) -> bool:
-        return _type in (cls.BIJECTION, cls.INJECTION)
-
-
-def _check_tensor(api: str, name: str, x) -> None:
-    if not is_tensor(x):
-        raise TypeError(f"{api}: {name} must be a Tensor, got {type(x).__name__}")
-
-
-class Transform:
-    """Base class of transforms: `forward`, `inverse`, their log-det-Jacobians and shapes.
-
-    Calling a transform on a Tensor applies `forward`; on a Distribution it returns the
-    TransformedDistribution; on another Transform it returns ChainTransform([self, other]).
-
-    Examples:
-        >>> import sampan as paddle
-        >>> from sampan.distribution import ExpTransform
-        >>> t = ExpTransform()
-        >>> [round(v, 4) for v in t.forward(paddle.to_tensor([0.0, 1.0])).tolist()]
-        [1.0, 2.7183]
-        >>> t.inverse_log_det_jacobian(paddle.to_tensor([1.0])).numpy().tolist()
-        [-0.0]
-    """
-
-    _type = Type.INJECTION
-    _in_rank = 0
-    _out_rank = 0
-
-    def __init__(self) -> None:
-        pass
-
-    def _is_injective(self) -> bool:
-        return Type.is_injective(self._type)
-
-    def __call__(self, input):
-        if isinstance(input, Distribution):
-            from .transformed_distribution import TransformedDistribution
-            return TransformedDistribution(input, [self])
-        if isinstance(input, Transform):
-            return ChainTransform([self, input])
-        return self.forward(input)
-
-    def _check_rank(self, api: str, name: str, x, rank: int) -> None:
-        _check_tensor(f"{type(self).__name__}.{api}", name, x)
-        if x.ndim < rank:
-            raise ValueError(f"{type(self).__name__}.{api}: {name} must have at least {rank} "
-                             f"dimensions, got shape {list(x.shape)}")
-
-    def forward(self, x: Tensor) -> Tensor:
-        """y = f(x)."""
-        self._check_rank("forward", "x", x, self._in_rank)
-        return self._forward(x)
-
-    def inverse(self, y: Tensor) -> Tensor:
-        """x = f^-1(y)."""
-        self._check_rank("inverse", "y", y, self._out_rank)
-        return self._inverse(y)
-
-    def forward_log_det_jacobian(self, x: Tensor) -> Tensor:
-        """log|det df/dx| at x."""
-        self._check_rank("forward_log_det_jacobian", "x", x, self._in_rank)
-        if not self._is_injective():
-            raise NotImplementedError(f"{type(self).__name__}: forward_log_det_jacobian is "
-                                      f"not defined for a non-injective transform")
-        if hasattr(self, "_forward_log_det_jacobian"):
-            return self._forward_log_det_jacobian(x)
-        return -self._inverse_log_det_jacobian(self.forward(x))
-
-    def inverse_log_det_jacobian(self, y: Tensor) -> Tensor:
-        """log|det df^-1/dy| at y."""
-        self._check_rank("inverse_log_det_jacobian", "y", y, self._out_rank)
-        if hasattr(self, "_inverse_log_det_jacobian"):
-            return self._inverse_log_det_jacobian(y)
-        return -self._forward_log_det_jacobian(self._inverse(y))
-
-    def forward_shape(self, shape: Sequence[int]) -> Sequence[int]:
-        """Output shape for an input of `shape`."""
-        if not isinstance(shape, Sequence):
-            raise TypeError(f"{type(self).__name__}.forward_shape: shape must be a sequence of "
-                            f"ints, got {type(shape).__name__}")
-        return self._forward_shape(tuple(shape))
-
-    def inverse_shape(self, shape: Sequence[int]) -> Sequence[int]:
-        """Input shape for an output of `shape`."""
-        if not isinstance(shape, Sequence):
-            raise TypeError(f"{type(self).__name__}.inverse_shape: shape must be a sequence of "
-                            f"ints, got {type(shape).__name__}")
-        return self._inverse_shape(tuple(shape))
-
-    def _forward(self, x):
-        raise NotImplementedError(f"{type(self).__name__}: forward is not implemented")
-
-    def _inverse(self, y):
-        raise NotImplementedError(f"{type(self).__name__}: inverse is not implemented")
-
-    def _forward_shape(self, shape):
-        return shape
-
-    def _inverse_shape(self, shape):
-        return shape
 
 
 class AbsTransform(Transform):
@@ -364,69 +254,6 @@ class PowerTransform(Transform):
     _inverse_shape = _forward_shape
 
 
-class ReshapeTransform(Transform):
-    """Reshapes the event part of x from `in_event_shape` to `out_event_shape`.
-
-    Examples:
-        >>> import sampan as paddle
-        >>> from sampan.distribution import ReshapeTransform
-        >>> t = ReshapeTransform((2, 3), (3, 2))
-        >>> t.forward(paddle.ones([4, 2, 3])).shape
-        [4, 3, 2]
-    """
-    _type = Type.BIJECTION
-
-    def __init__(self, in_event_shape: Sequence[int], out_event_shape: Sequence[int]) -> None:
-        if not isinstance(in_event_shape, Sequence) or not isinstance(out_event_shape, Sequence):
-            raise TypeError(f"ReshapeTransform: in_event_shape and out_event_shape must be "
-                            f"sequences of ints, got {in_event_shape!r} and {out_event_shape!r}")
-        if math.prod(in_event_shape) != math.prod(out_event_shape):
-            raise ValueError(f"ReshapeTransform: in_event_shape {list(in_event_shape)} and "
-                             f"out_event_shape {list(out_event_shape)} differ in size")
-        self._in_event_shape = tuple(in_event_shape)
-        self._out_event_shape = tuple(out_event_shape)
-
-    @property
-    def in_event_shape(self) -> tuple:
-        return self._in_event_shape
-
-    @property
-    def out_event_shape(self) -> tuple:
-        return self._out_event_shape
-
-    @property
-    def _in_rank(self) -> int:
-        return len(self._in_event_shape)
-
-    @property
-    def _out_rank(self) -> int:
-        return len(self._out_event_shape)
-
-    def _forward(self, x):
-        lead = list(x.shape)[:x.ndim - len(self._in_event_shape)]
-        return x.reshape(lead + list(self._out_event_shape))
-
-    def _inverse(self, y):
-        lead = list(y.shape)[:y.ndim - len(self._out_event_shape)]
-        return y.reshape(lead + list(self._in_event_shape))
-
-    def _reshape(self, shape, src, dst):
-        n = len(src)
-        if len(shape) < n or tuple(shape[len(shape) - n:]) != src:
-            raise ValueError(f"ReshapeTransform: shape {list(shape)} does not end with the "
-                             f"event shape {list(src)}")
-        return tuple(shape[:len(shape) - n]) + dst
-
-    def _forward_shape(self, shape):
-        return self._reshape(shape, self._in_event_shape, self._out_event_shape)
-
-    def _inverse_shape(self, shape):
-        return self._reshape(shape, self._out_event_shape, self._in_event_shape)
-
-    def _forward_log_det_jacobian(self, x):
-        return T.zeros(list(x.shape)[:x.ndim - len(self._in_event_shape)], dtype=x.dtype)
-
-
 class SigmoidTransform(Transform):
     """y = sigmoid(x)."""
     _type = Type.BIJECTION
@@ -439,27 +266,6 @@ class SigmoidTransform(Transform):
 
     def _forward_log_det_jacobian(self, x):
         return -F.softplus(-x) - F.softplus(x)
-
-
-class SoftmaxTransform(Transform):
-    """y = softmax(x) over the last axis; inverse log(y) (not injective: no log-det)."""
-    _type = Type.OTHER
-    _in_rank = 1
-    _out_rank = 1
-
-    def _forward(self, x):
-        x = (x - x.max(-1, keepdim=True)).exp()
-        return x / x.sum(-1, keepdim=True)
-
-    def _inverse(self, y):
-        return y.log()
-
-    def _forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("SoftmaxTransform: shape must have at least 1 dimension, got []")
-        return shape
-
-    _inverse_shape = _forward_shape
 
 
 class StackTransform(Transform):
@@ -515,52 +321,6 @@ class StackTransform(Transform):
 
     def _forward_log_det_jacobian(self, x):
         return self._map("forward_log_det_jacobian", x)
-
-
-class StickBreakingTransform(Transform):
-    """Maps R^k onto the interior of the (k+1)-simplex by stick breaking.
-
-    Examples:
-        >>> import sampan as paddle
-        >>> from sampan.distribution import StickBreakingTransform
-        >>> y = StickBreakingTransform().forward(paddle.to_tensor([0.5, -1.0]))
-        >>> y.shape, round(float(y.sum()), 4)
-        ([3], 1.0)
-    """
-    _type = Type.BIJECTION
-    _in_rank = 1
-    _out_rank = 1
-
-    @staticmethod
-    def _offset_log(k: int, dtype) -> Tensor:
-        return T.arange(k, 0, -1, dtype=dtype).log()  # log(k), log(k-1), ..., log(1)
-
-    def _forward(self, x):
-        z = F.sigmoid(x - self._offset_log(x.shape[-1], x.dtype))
-        pad = [0, 0] * (x.ndim - 1)
-        z_cumprod = (1.0 - z).cumprod(-1)
-        return (F.pad(z, pad + [0, 1], value=1.0, mode="constant")
-                * F.pad(z_cumprod, pad + [1, 0], value=1.0, mode="constant"))
-
-    def _inverse(self, y):
-        y_crop = y[..., :-1]
-        rest = 1.0 - y_crop.cumsum(-1)
-        return y_crop.log() - rest.log() + self._offset_log(y_crop.shape[-1], y.dtype)
-
-    def _forward_log_det_jacobian(self, x):
-        y = self.forward(x)
-        x = x - self._offset_log(x.shape[-1], x.dtype)
-        return (-x + F.log_sigmoid(x) + y[..., :-1].log()).sum(-1)
-
-    def _forward_shape(self, shape):
-        if not shape:
-            raise ValueError("StickBreakingTransform: shape must not be empty")
-        return tuple(shape[:-1]) + (shape[-1] + 1,)
-
-    def _inverse_shape(self, shape):
-        if not shape:
-            raise ValueError("StickBreakingTransform: shape must not be empty")
-        return tuple(shape[:-1]) + (shape[-1] - 1,)
 
 
 class TanhTransform(Transform):
