@@ -59,7 +59,7 @@ in_dygraph_mode = in_dynamic_mode
 
 _LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
          "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks",
-         "fft", "signal", "base", "reader", "pir_utils")
+         "fft", "signal", "base", "reader", "pir_utils", "distribution", "text")
 # (heavier rooms load on first use so `import sampan` stays fast)
 
 
