@@ -103,3 +103,33 @@ def test_seeded_normal_sample_is_reproducible():
     a = d.sample([3], seed=17).numpy()
     np.testing.assert_array_equal(a, d.sample([3], seed=17).numpy())
     assert not np.array_equal(a, d.sample([3], seed=18).numpy())
+
+
+def test_to_static_matches_eager_with_gradients():
+    @paddle.jit.to_static
+    def fn(loc, scale, x):
+        d = D.Normal(loc, scale)
+        return d.log_prob(x) + D.kl_divergence(d, D.Normal(loc * 0.0, scale * 2.0))
+
+    def eager(loc, scale, x):
+        d = D.Normal(loc, scale)
+        return d.log_prob(x) + D.kl_divergence(d, D.Normal(loc * 0.0, scale * 2.0))
+
+    results = []
+    for f in (fn, eager):
+        loc = t([0.0, 1.0])
+        loc.stop_gradient = False
+        out = f(loc, t([1.0, 2.0]), t([0.5, 0.2]))
+        out.sum().backward()
+        results.append((out.numpy(), loc.grad.numpy()))
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-12)
+    np.testing.assert_allclose(results[0][1], [0.5, -0.2 + 1.0 / 16.0], rtol=1e-12)
+    np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-12)
+
+
+def test_parameter_dtypes_follow_paddle():
+    assert D.Normal(np.array([0.0]), np.array([1.0])).dtype == "float64"
+    assert D.Normal([0.0], [1.0]).dtype == "float32"
+    assert D.Uniform(np.zeros(2, "float32"), 1.0).dtype == "float32"
+    d = D.Gamma(t([1.0]), 2.0)  # a Python number takes the Tensor argument's dtype
+    assert str(d.rate.dtype) == "paddle.float64"
