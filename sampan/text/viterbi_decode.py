@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from ..nn.layer.layers import Layer
+from ..ops import text_ops  # noqa: F401  (registers the viterbi_decode op)
 from ..ops.dispatch import call
 
 __all__ = ["viterbi_decode", "ViterbiDecoder"]
