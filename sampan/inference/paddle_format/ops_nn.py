@@ -28,7 +28,7 @@ def _padding(a: dict, nd: int = 2):
 
 
 def _fmt(a: dict) -> str:
-    f = a.get("data_format", "NCHW")
+    f = a.get("data_format", a.get("data_layout", "NCHW"))
     return "NCHW" if f in ("AnyLayout", "NCHW") else f
 
 
@@ -183,46 +183,58 @@ def _repeat_nearest(x, scale: list):
 
 
 def _state(c, op, value, x_proj, k: int, hidden: int):
-    """Initial state k ([B, H]) from PreState: a LazyFill zero-state is made from x_proj."""
+    """Initial state k ([B, H]) from PreState; a fill with a run-time batch is made from
+    x_proj (whose dims are [T, B, gates * H])."""
     if isinstance(value, LazyFill):
         first = T.slice(x_proj, [0, 2], [0, 0], [1, hidden])
         return T.full_like(T.squeeze(first, [0]), value.value)
     return T.squeeze(T.slice(c.as_var(value, op, "PreState"), [0], [k], [k + 1]), [0])
 
 
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
 def rnn(c, op):
-    """Paddle's fused rnn op (LSTM, GRU, RNN_TANH/RELU) over time-major input."""
+    """Paddle's fused rnn op (LSTM, GRU, RNN_TANH/RELU; stacked, bidirectional) over
+    time-major input, one fused scan OpDef per layer and direction. WeightList holds every
+    (W_ih, W_hh) pair, then every (b_ih, b_hh) pair, layer-major, forward before backward."""
     a = op.attrs
     mode, hidden = a.get("mode", "LSTM"), a["hidden_size"]
     layers, dirs = a.get("num_layers", 1), 2 if a.get("is_bidirec") else 1
-    if mode != "LSTM":
-        raise Unsupported(f"rnn mode {mode!r} (only LSTM is mapped)")
+    if mode not in _GATES:
+        raise Unsupported(f"rnn mode {mode!r}")
     if c.has(op, "SequenceLength"):
         raise Unsupported("rnn with SequenceLength")
     weights = c.vars(op, "WeightList")
     n = layers * dirs
     w, b = weights[:2 * n], weights[2 * n:]
     states = c.values(op, "PreState")
-    x, hs, cs = c.var(op, "Input"), [], []
+    x, finals = c.var(op, "Input"), [[] for _ in states]
     for layer in range(layers):
         outs = []
         for d in range(dirs):
             k = layer * dirs + d
-            proj = T.matmul(x, w[2 * k], transpose_y=True) + b[2 * k] + b[2 * k + 1]
+            proj = T.matmul(x, w[2 * k], transpose_y=True) + b[2 * k]
+            if mode != "GRU":
+                proj = proj + b[2 * k + 1]
             seq = T.flip(proj, [0]) if d else proj
-            h0 = _state(c, op, states[0], seq, k, hidden)
-            c0 = _state(c, op, states[1], seq, k, hidden)
-            h, cell = _lstm_scan(seq, h0, c0, w[2 * k + 1])
-            hs.append(h[-1])
-            cs.append(cell[-1])
-            outs.append(T.flip(h, [0]) if d else h)
+            init = [_state(c, op, s, seq, k, hidden) for s in states]
+            seqs = _scan(mode, seq, init, w[2 * k + 1], b[2 * k + 1])
+            for final, h in zip(finals, seqs):
+                final.append(h[-1])
+            outs.append(T.flip(seqs[0], [0]) if d else seqs[0])
         x = T.concat(outs, -1) if dirs == 2 else outs[0]
-    return {"Out": x, "State": [T.stack(hs, 0), T.stack(cs, 0)]}
+    return {"Out": x, "State": [T.stack(f, 0) for f in finals]}
 
 
-def _lstm_scan(x, h0, c0, w_hh):
-    """The fused whole-sequence LSTM OpDef that nn.LSTM itself runs."""
-    return call("_lstm_scan", x, h0, c0, w_hh, None)
+def _scan(mode: str, x, init: list, w_hh, b_hh) -> list:
+    """The fused whole-sequence scan OpDefs that sampan's own RNN layers run."""
+    if mode == "LSTM":
+        return list(call("_lstm_scan", x, init[0], init[1], w_hh, None))
+    if mode == "GRU":
+        return [call("_gru_scan", x, init[0], w_hh, b_hh, None)]
+    act = "tanh" if mode == "RNN_TANH" else "relu"
+    return [call("_rnn_scan", x, init[0], w_hh, None, activation=act)]
 
 
 TABLE = {
