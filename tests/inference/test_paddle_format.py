@@ -166,3 +166,23 @@ def test_static_load_inference_model(tmp_path):
         out, = Executor().run(program, feed={feeds[0]: x}, fetch_list=fetch_vars)
     ref = expected("legacy", "tiny_resnet18")[0]
     np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * float(np.abs(ref).max()))
+
+
+@pytest.mark.parametrize("fmt", ["legacy", "pir"])
+def test_predictor_from_a_model_directory(tmp_path, fmt):
+    inference = pytest.importorskip("sampan.inference")
+    if not hasattr(inference, "create_predictor"):
+        pytest.skip("sampan.inference has no Predictor yet")
+    model, params = files(fmt, "lenet")
+    ext = os.path.splitext(model)[1]
+    (tmp_path / ("inference" + ext)).write_bytes(open(model, "rb").read())
+    (tmp_path / "inference.pdiparams").write_bytes(open(params, "rb").read())
+    predictor = inference.create_predictor(inference.Config(str(tmp_path)))
+    x = np.load(os.path.join(FIX, "lenet.input.npy"))
+    handle = predictor.get_input_handle(predictor.get_input_names()[0])
+    handle.reshape(list(x.shape))
+    handle.copy_from_cpu(x)
+    predictor.run()
+    out = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    ref = expected(fmt, "lenet")[0]
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5 * float(np.abs(ref).max()))
