@@ -8,11 +8,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from .. import tensor as T
 from ..autograd import no_grad
 from ..framework.tensor import Tensor
 from ._random import open_uniform, standard_normal
-from .distribution import Distribution, check_shape, dtype_name, to_params
+from .distribution import Distribution, check_shape, dtype_name, is_tensor, to_params
 
 _EULER = 0.57721566490153286061
 
@@ -41,8 +43,12 @@ class Normal(_LocScale):
 
     .. math:: pdf(x) = \frac{1}{\sqrt{2\pi}\sigma} e^{-\frac{(x - \mu)^2}{2\sigma^2}}
 
+    A complex `loc` (Python complex, complex ndarray or Tensor) gives the circular complex
+    normal of Paddle 3.x: real and imaginary parts independent with variance scale ** 2 / 2,
+    log_prob = -|x - loc|^2 / scale^2 - log(pi scale^2) (returned as a complex tensor).
+
     Args:
-        loc (float|list|numpy.ndarray|Tensor): mean.
+        loc (float|complex|list|numpy.ndarray|Tensor): mean.
         scale (float|list|numpy.ndarray|Tensor): standard deviation (> 0).
         name (str, optional): unused, for Paddle compatibility.
 
@@ -57,6 +63,19 @@ class Normal(_LocScale):
         >>> round(float(d.log_prob(paddle.to_tensor(0.5))), 4)
         -1.0439
     """
+
+    def __init__(self, loc, scale, name: str | None = None):
+        self._complex_gaussian = _is_complex(loc)
+        if not self._complex_gaussian:
+            super().__init__(loc, scale, name)
+            return
+        self.name = name or "Normal"
+        self.loc = _complex_tensor(loc)
+        self.dtype = dtype_name(self.loc)
+        real = "float64" if self.dtype == "complex128" else "float32"
+        (self.scale,) = to_params("Normal", ("scale",), (scale,), dtype=real)
+        Distribution.__init__(self, tuple(T.broadcast_shape(list(self.loc.shape),
+                                                            list(self.scale.shape))))
 
     @property
     def mean(self) -> Tensor:
@@ -76,22 +95,60 @@ class Normal(_LocScale):
     def _draw(self, shape, seed):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"Normal.sample: seed must be an int, got {type(seed).__name__}")
-        eps = standard_normal(self._extend_shape(shape), self.dtype, seed)
+        full = self._extend_shape(shape)
+        real = dtype_name(self.scale)
+        eps = standard_normal(full, real, seed)
+        if self._complex_gaussian:  # each part has variance 1/2
+            imag = standard_normal(full, real, seed + 1 if seed else 0)
+            eps = T.complex(eps, imag) * math.sqrt(0.5)
         return self.loc + eps * self.scale
 
     def log_prob(self, value) -> Tensor:
+        if self._complex_gaussian:
+            diff = _complex_tensor(value, self.dtype) - self.loc
+            return (-(diff.conj() * diff) / self.scale.pow(2)
+                    - (2.0 * self.scale.log() + math.log(math.pi)))
         z = self._z(value)
         return -0.5 * z * z - self.scale.log() - 0.5 * math.log(2 * math.pi)
 
     def entropy(self) -> Tensor:
-        return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log() + T.zeros_like(self.loc)
+        zeros = T.zeros(list(self.batch_shape), dtype_name(self.scale))
+        if self._complex_gaussian:
+            return 1.0 + math.log(math.pi) + 2.0 * self.scale.log() + zeros
+        return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log() + zeros
 
     def cdf(self, value) -> Tensor:
+        self._real_only("cdf")
         return 0.5 * (1.0 + T.erf(self._z(value) / math.sqrt(2.0)))
 
     def icdf(self, value) -> Tensor:
+        self._real_only("icdf")
         value = self._value(value, self.loc)
         return self.loc + self.scale * math.sqrt(2.0) * T.erfinv(2.0 * value - 1.0)
+
+    def _real_only(self, api: str) -> None:
+        if self._complex_gaussian:
+            raise NotImplementedError(f"Normal.{api}: not defined for a complex Normal")
+
+
+def _is_complex(value) -> bool:
+    if is_tensor(value):
+        return dtype_name(value).startswith("complex")
+    if isinstance(value, complex):
+        return True
+    return isinstance(value, (list, tuple, np.ndarray)) and np.asarray(value).dtype.kind == "c"
+
+
+def _complex_tensor(value, dtype: str | None = None) -> Tensor:
+    """value as a complex Tensor: complex128 only from a complex128 ndarray/Tensor (as Paddle,
+    Python complex numbers and lists give complex64), or `dtype` when given."""
+    if is_tensor(value):
+        return value if dtype is None or dtype_name(value) == dtype else value.astype(dtype)
+    arr = np.asarray(value)
+    if dtype is None:
+        keep = isinstance(value, np.ndarray) and arr.dtype == np.complex128
+        dtype = "complex128" if keep else "complex64"
+    return T.to_tensor(arr.astype(dtype))
 
 
 class Uniform(Distribution):

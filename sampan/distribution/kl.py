@@ -90,9 +90,14 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
 
 @register_kl(Normal, Normal)
 def _kl_normal_normal(p, q):
+    if p._complex_gaussian != q._complex_gaussian:
+        raise ValueError("kl_divergence: both Normal distributions must be real or both "
+                         "complex")
     var_ratio = (p.scale / q.scale).pow(2)
-    t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * var_ratio + 0.5 * (t1 - 1.0 - var_ratio.log())
+    t1 = (p.loc - q.loc) / q.scale
+    if p._complex_gaussian:
+        return var_ratio + t1.conj() * t1 - 1.0 - var_ratio.log()
+    return 0.5 * var_ratio + 0.5 * (t1.pow(2) - 1.0 - var_ratio.log())
 
 
 @register_kl(LogNormal, LogNormal)

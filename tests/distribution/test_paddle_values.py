@@ -129,3 +129,34 @@ def test_matches_paddle_3_3_1(name, method):
     out = _compute(make(), method, value)
     assert str(out.dtype) == "paddle.float32"
     np.testing.assert_allclose(out.numpy(), PADDLE[name][method], rtol=2e-5, atol=2e-6)
+
+
+def test_complex_normal_matches_paddle_3_3_1():
+    d = D.Normal(complex(1, 2), 0.5)
+    assert d.batch_shape == () and d.dtype == "complex64" and str(d.scale.dtype) == \
+        "paddle.float32"
+    v = paddle.to_tensor(complex(0.3, 1.1), dtype="complex64")
+    lp = d.log_prob(v)
+    assert str(lp.dtype) == "paddle.complex64"
+    np.testing.assert_allclose(lp.numpy(), -4.958435, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(d.prob(v).numpy(), 0.00702391, rtol=1e-5)
+    np.testing.assert_allclose(d.entropy().numpy(), 0.75843549, rtol=1e-6)
+    np.testing.assert_allclose(d.log_prob(paddle.to_tensor(0.3)).numpy(), -17.718435, rtol=1e-6)
+    assert str(d.sample([3]).dtype) == "paddle.complex64" and d.rsample([2]).shape == [2]
+    d2 = D.Normal(np.array([1 + 1j, 2 - 1j]), np.array([1.0, 2.0]))
+    assert d2.dtype == "complex128" and d2.sample([2]).shape == [2, 2]
+    np.testing.assert_allclose(d2.entropy().numpy(), [2.14472989, 3.53102425], rtol=1e-8)
+    kl = D.kl_divergence(d2, D.Normal(np.array([0j, 1j]), np.array([2.0, 1.0])))
+    np.testing.assert_allclose(kl.numpy(), [1.13629436, 9.61370564], rtol=1e-8)
+    with pytest.raises(ValueError, match="must be real or both complex"):
+        D.kl_divergence(d2, D.Normal(np.array([0.0, 1.0]), np.array([2.0, 1.0])))
+    with pytest.raises(NotImplementedError, match="Normal.cdf: not defined for a complex"):
+        d.cdf(v)
+
+
+def test_complex_normal_parts_have_half_the_variance():
+    paddle.seed(1)
+    d = D.Normal(paddle.to_tensor(np.full(20000, 1 - 2j)), paddle.to_tensor(np.full(20000, 2.0)))
+    s = d.sample([]).numpy()
+    np.testing.assert_allclose([s.real.mean(), s.imag.mean()], [1.0, -2.0], atol=0.05)
+    np.testing.assert_allclose([s.real.var(), s.imag.var()], [2.0, 2.0], rtol=0.05)
