@@ -62,7 +62,20 @@ def chain(*readers: Callable) -> Callable:
 def compose(*readers: Callable, check_alignment: bool = True) -> Callable:
     """Samples of the readers side by side, flattened into one tuple per step.
 
-    Raises ComposeNotAligned when check_alignment is True and the readers' lengths differ.
+    Args:
+        *readers (callable): readers whose samples are items or tuples of items.
+        check_alignment (bool): raise ComposeNotAligned when the readers' lengths differ
+            (default True); else stop at the shortest.
+
+    Returns:
+        callable: the composed reader.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> pairs = lambda: iter([(1, 2), (3, 4)])
+        >>> labels = lambda: iter([0, 1])
+        >>> list(paddle.reader.compose(pairs, labels)())
+        [(1, 2, 0), (3, 4, 1)]
     """
     def as_tuple(x):
         return x if isinstance(x, tuple) else (x,)
@@ -103,7 +116,15 @@ def firstn(reader: Callable, n: int) -> Callable:
 
 def xmap_readers(mapper: Callable, reader: Callable, process_num: int, buffer_size: int,
                  order: bool = False) -> Callable:
-    """Map samples with `process_num` threads; `order=True` keeps the input order."""
+    """Map samples with `process_num` threads; `order=True` keeps the input order.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> squares = paddle.reader.xmap_readers(lambda x: x * x, lambda: iter(range(5)),
+        ...                                      process_num=2, buffer_size=4, order=True)
+        >>> list(squares())
+        [0, 1, 4, 9, 16]
+    """
     def xmapped():
         inq: queue.Queue = queue.Queue(buffer_size)
         outq: queue.Queue = queue.Queue(buffer_size)
