@@ -143,8 +143,8 @@ class Poisson(Distribution):
         upper = top + 30.0 * max(math.sqrt(top), 1.0)
         values = _support("Poisson.entropy", upper, self.dtype, len(self.batch_shape))
         log_prob = self.log_prob(values)
-        out = -(log_prob.exp() * log_prob).sum(0)
-        return out * (self.rate != 0).astype(self.dtype)
+        terms = T.where(T.isinf(log_prob), T.zeros_like(log_prob), log_prob.exp() * log_prob)
+        return -terms.sum(0)
 
 
 class Binomial(Distribution):

@@ -188,7 +188,8 @@ def _kl_geometric_geometric(p, q):
 
 @register_kl(Poisson, Poisson)
 def _kl_poisson_poisson(p, q):
-    return p.rate * (p.rate.log() - q.rate.log()) - p.rate + q.rate
+    value = p.rate * (p.rate.log() - q.rate.log()) - p.rate + q.rate
+    return T.where(p.rate == 0, q.rate + T.zeros_like(value), value)  # 0 log 0 = 0
 
 
 @register_kl(Binomial, Binomial)

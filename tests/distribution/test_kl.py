@@ -178,3 +178,14 @@ def test_kl_errors():
         D.kl_divergence(D.Gamma(t(1.0), t(1.0)), D.Beta(t(1.0), t(1.0)))
     with pytest.raises(TypeError, match="kl_divergence: q must be a Distribution"):
         D.kl_divergence(D.Normal(0.0, 1.0), 3.0)
+
+
+def test_poisson_with_zero_rate():
+    p = D.Poisson(t([0.0, 2.0]))
+    np.testing.assert_allclose(p.entropy().numpy(), [0.0, stats.poisson(2.0).entropy()],
+                               rtol=1e-10)
+    np.testing.assert_allclose(p.log_prob(t([0.0, 1.0])).numpy(), [0.0, np.log(2.0) - 2.0],
+                               rtol=1e-12)
+    assert np.isneginf(D.Poisson(t([0.0])).log_prob(t([1.0])).numpy()).all()
+    kl = D.kl_divergence(p, D.Poisson(t([1.5, 1.0])))
+    np.testing.assert_allclose(kl.numpy(), [1.5, 2.0 * np.log(2.0) - 1.0], rtol=1e-12)
