@@ -14,3 +14,5 @@ from . import metric_ops, print_op, py_func  # noqa: F401
 from . import run_program  # noqa: F401
 from . import bitshift  # noqa: F401
 from . import random_dist  # noqa: F401
+from . import vision_det, vision_roi, vision_yolo  # noqa: F401
+from . import text_ops  # noqa: F401
