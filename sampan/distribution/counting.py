@@ -18,13 +18,17 @@ from ._random import binomial, open_uniform
 from .distribution import Distribution, dtype_name, is_tensor, to_params
 
 
-def _support(api: str, upper: Tensor, dtype: str, rank: int) -> Tensor:
-    """0, 1, ..., int(upper) as a column [n, 1, ..., 1] that broadcasts over `rank` axes."""
+def _max_value(api: str, param: Tensor) -> float:
+    """The largest element of param as a Python float (0.0 if empty); eager only."""
     if not in_dynamic_mode():
         raise NotImplementedError(f"{api}: needs eager parameters (the support size is read "
-                                  f"from their values)")
-    n = int(float(upper)) + 1
-    return T.arange(0, n, dtype=dtype).reshape([-1] + [1] * rank)
+                                  f"from their values), not static Variables")
+    return float(param.max()) if param.size else 0.0
+
+
+def _support(upper: float, dtype: str, rank: int) -> Tensor:
+    """0, 1, ..., int(upper) as a column [n, 1, ..., 1] that broadcasts over `rank` axes."""
+    return T.arange(0, int(upper) + 1, dtype=dtype).reshape([-1] + [1] * rank)
 
 
 class Geometric(Distribution):
@@ -139,9 +143,9 @@ class Poisson(Distribution):
         return term - self.rate - T.lgamma(value + 1.0)
 
     def entropy(self) -> Tensor:
-        top = float(self.rate.max()) if self.rate.size else 0.0
+        top = _max_value("Poisson.entropy", self.rate)
         upper = top + 30.0 * max(math.sqrt(top), 1.0)
-        values = _support("Poisson.entropy", upper, self.dtype, len(self.batch_shape))
+        values = _support(upper, self.dtype, len(self.batch_shape))
         log_prob = self.log_prob(values)
         terms = T.where(T.isinf(log_prob), T.zeros_like(log_prob), log_prob.exp() * log_prob)
         return -terms.sum(0)
@@ -206,8 +210,8 @@ class Binomial(Distribution):
         return T.where(inside, out, T.full_like(out, float("-inf")))
 
     def _enumerate_support(self) -> Tensor:
-        top = float(self.total_count.max()) if self.total_count.size else 0.0
-        return _support("Binomial", top, self.dtype, len(self.batch_shape))
+        top = _max_value("Binomial", self.total_count)
+        return _support(top, self.dtype, len(self.batch_shape))
 
     def entropy(self) -> Tensor:
         support = self._enumerate_support()

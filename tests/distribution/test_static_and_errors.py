@@ -133,3 +133,13 @@ def test_parameter_dtypes_follow_paddle():
     assert D.Uniform(np.zeros(2, "float32"), 1.0).dtype == "float32"
     d = D.Gamma(t([1.0]), 2.0)  # a Python number takes the Tensor argument's dtype
     assert str(d.rate.dtype) == "paddle.float64"
+
+
+def test_enumerated_support_needs_eager_parameters():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with static_guard(main, startup):
+        rate = paddle.static.data("rate", [3], "float64")
+        with pytest.raises(NotImplementedError, match="Poisson.entropy: needs eager parameters"):
+            D.Poisson(rate).entropy()
+        with pytest.raises(NotImplementedError, match="Binomial: needs eager parameters"):
+            D.Binomial(rate * 0 + 4.0, rate).entropy()
