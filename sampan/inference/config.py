@@ -216,8 +216,9 @@ class Config:
 
     # --- devices and engines --------------------------------------------------------------
     def set_cpu_math_library_num_threads(self, cpu_math_library_num_threads: int) -> None:
-        """Recorded (summary, cpu_math_library_num_threads()); NumPy's BLAS keeps its own
-        thread count (set OMP_NUM_THREADS before starting Python to change it)."""
+        """The onnxruntime route (enable_onnxruntime) uses this many threads; sampan's
+        Executor runs NumPy, whose BLAS keeps its own thread count (set OMP_NUM_THREADS
+        before starting Python to change it)."""
         n = cpu_math_library_num_threads
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"paddle.inference.Config.set_cpu_math_library_num_threads: "
@@ -265,9 +266,10 @@ class Config:
         return False
 
     def enable_onnxruntime(self) -> None:
-        """Run the model with onnxruntime (through sampan's ONNX export of the loaded
-        program); when the `onnx`/`onnxruntime` packages or the exporter are missing,
-        create_predictor warns and uses sampan's Executor."""
+        """Run the model with onnxruntime: create_predictor exports the loaded program with
+        `sampan.onnx` and runs it in an onnxruntime session. When the `onnx`/`onnxruntime`
+        packages are missing or an operator has no ONNX lowering, create_predictor warns
+        (saying why) and uses sampan's Executor."""
         self._onnxruntime = True
 
     def disable_onnxruntime(self) -> None:

@@ -14,7 +14,12 @@ from ..framework import dtype as _dt
 __all__ = ["PrecisionType", "PlaceType", "DataType", "get_num_bytes_of_data_type"]
 
 
-class PrecisionType(enum.IntEnum):
+class _Enum(enum.IntEnum):
+    # NOTE: printed by name ("DataType.FLOAT32"), as Paddle's enums print, not as an int
+    __str__ = enum.Enum.__str__
+
+
+class PrecisionType(_Enum):
     """Compute precision of a predictor (`paddle.inference.PrecisionType`)."""
     Float32 = 0
     Int8 = 1
@@ -22,7 +27,7 @@ class PrecisionType(enum.IntEnum):
     Bfloat16 = 3
 
 
-class PlaceType(enum.IntEnum):
+class PlaceType(_Enum):
     """Device kind of a predictor (`paddle.inference.PlaceType`)."""
     UNK = -1
     CPU = 0
@@ -31,7 +36,7 @@ class PlaceType(enum.IntEnum):
     CUSTOM = 4
 
 
-class DataType(enum.IntEnum):
+class DataType(_Enum):
     """Element type of a predictor's input/output tensor (`paddle.inference.DataType`)."""
     FLOAT32 = 0
     INT64 = 1

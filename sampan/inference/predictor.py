@@ -15,7 +15,7 @@ import numpy as np
 
 from ..framework.tensor import Tensor as _SampanTensor, wrap
 from ..static import passes as _passes
-from ..static.executor import Executor, Scope
+from ..static.executor import Executor, Scope, scope_guard
 from .config import Config
 from .enums import DataType, data_type_of
 from .loader import load_program
@@ -36,31 +36,44 @@ class _Model:
         for arr in params.values():
             if isinstance(arr, np.ndarray):
                 arr.setflags(write=False)   # shared by every clone: never written
+        scope = Scope()
+        scope._vars.update(params)
+        # onnxruntime optimises the graph itself: it gets the program as saved
+        self.session = _onnx_session(program, self.feed_names, self.fetch_names, scope,
+                                     config.cpu_math_library_num_threads()) \
+            if config.onnxruntime_enabled() else None
         names = config._pass_list()
         if names:
-            scope = Scope()
-            scope._vars.update(params)
             program = _passes.apply(program, names, keep=self.fetch_names, scope=scope)
         read = {n for b in program.blocks for op in b.ops for n in op.input_arg_names}
         self.params = {k: v for k, v in params.items() if k in read}
         self.program = program
         self.model_file = model_file
-        self.session = _onnx_session(self) if config.onnxruntime_enabled() else None
 
 
-def _onnx_session(model: _Model):
-    """An onnxruntime session over the exported program, or None (with a warning)."""
+def _onnx_session(program, feeds: list, fetch: list, scope: Scope, threads: int):
+    """An onnxruntime session running `program` exported by sampan.onnx, or None (with a
+    warning saying why) when onnx/onnxruntime or a lowering is missing."""
     try:
         import onnxruntime
-        from .. import onnx as _onnx
-        to_onnx = _onnx.program_to_onnx
-    except (ImportError, AttributeError) as e:
+        from ..onnx.export import ExportError, program_to_onnx
+    except ImportError as e:
         warnings.warn(f"paddle.inference: enable_onnxruntime() is set but the ONNX route is "
                       f"not available ({e}); the predictor runs on sampan's Executor",
-                      stacklevel=4)
+                      stacklevel=5)
         return None
-    data = to_onnx(model.program, model.feed_names, model.fetch_names, model.params)
-    return onnxruntime.InferenceSession(data, providers=["CPUExecutionProvider"])
+    try:
+        with scope_guard(scope):   # the exporter reads parameter values from the scope
+            model = program_to_onnx(program, feeds, fetch)
+    except ExportError as e:
+        warnings.warn(f"paddle.inference: enable_onnxruntime() is set but the model cannot "
+                      f"be exported to ONNX; the predictor runs on sampan's Executor. {e}",
+                      stacklevel=5)
+        return None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    return onnxruntime.InferenceSession(model.SerializeToString(), options,
+                                        providers=["CPUExecutionProvider"])
 
 
 def _as_array(value, api: str) -> np.ndarray:

@@ -2,6 +2,8 @@
 the ONNX-runtime switch and the load_program format hook."""
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -109,27 +111,35 @@ def test_pass_builder(saved):
     np.testing.assert_allclose(default.run([x])[0].numpy(), want, rtol=1e-6)
 
 
-def test_onnxruntime_switch(saved):
+def test_onnxruntime_switch(saved, monkeypatch):
     prefix, x, want = saved
     config = Config(prefix)
     config.enable_onnxruntime()
     assert config.onnxruntime_enabled()
-    has_route = True
+    assert "| use_onnxruntime | true" in config.summary()
+    config.disable_onnxruntime()
+    assert not config.onnxruntime_enabled()
+    config.enable_onnxruntime()
     try:
         import onnxruntime  # noqa: F401
-        from sampan.onnx import program_to_onnx  # noqa: F401
+        export = importlib.import_module("sampan.onnx.export")  # the module, not the function
     except ImportError:
-        has_route = False
-    if has_route:
-        predictor = create_predictor(config)
-        assert predictor._model.session is not None
-    else:
         with pytest.warns(UserWarning, match="ONNX route is not available.*Executor"):
             predictor = create_predictor(config)
         assert predictor._model.session is None
+        np.testing.assert_allclose(predictor.run([x])[0].numpy(), want, rtol=1e-6)
+        return
+    predictor = create_predictor(config)
+    assert predictor._model.session is not None
     np.testing.assert_allclose(predictor.run([x])[0].numpy(), want, rtol=1e-5, atol=1e-6)
-    config.disable_onnxruntime()
-    assert not config.onnxruntime_enabled()
+
+    def refuse(*args, **kwargs):
+        raise export.ExportError("paddle.onnx.export: no lowering for 'tanh'", [])
+    monkeypatch.setattr(export, "program_to_onnx", refuse)
+    with pytest.warns(UserWarning, match="cannot be exported to ONNX.*Executor.*no lowering"):
+        fallback = create_predictor(config)
+    assert fallback._model.session is None
+    np.testing.assert_allclose(fallback.run([x])[0].numpy(), want, rtol=1e-6)
 
 
 def test_registered_format_reader(saved, tmp_path, monkeypatch):

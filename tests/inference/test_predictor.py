@@ -215,6 +215,26 @@ def test_clones_run_concurrently_in_threads(tmp_path):
     assert not errors, errors
 
 
+@pytest.mark.parametrize("model", ["cnn", "lstm"])
+def test_onnxruntime_route_matches_layer(tmp_path, model):
+    pytest.importorskip("onnxruntime", reason="the onnxruntime route needs onnxruntime")
+    pytest.importorskip("onnx", reason="the onnxruntime route needs onnx")
+    paddle.seed(8)
+    net = _trained_bn_cnn() if model == "cnn" else _LSTM()
+    net.eval()
+    shape = [2, 3, 6, 6] if model == "cnn" else [2, 7, 4]
+    prefix = _save(net, tmp_path, [InputSpec(shape, "float32", "x")])
+    x = np.random.default_rng(8).standard_normal(shape).astype("float32")
+    outs = net(paddle.to_tensor(x))
+    want = [outs.numpy()] if model == "cnn" else [t.numpy() for t in outs]
+    config = Config(prefix)
+    config.enable_onnxruntime()
+    predictor = create_predictor(config)
+    assert predictor._model.session is not None
+    for g, w in zip(_run_handles(predictor.clone(), [x]), want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
 def test_predictor_pool_and_predictor_from_other_thread_mode(tmp_path):
     paddle.seed(7)
     net = paddle.nn.Linear(3, 2)
