@@ -21,6 +21,11 @@ class Clip(OpDef):
     inputs = ("x", "min?", "max?")
     check = True
 
+    def onnx(self, b, node):   # the bounds as 0-D tensors of x's dtype
+        bounds = [None if n is None else b.reshape(b.like([n], [s], node.out_dtype())[0], [])
+                  for n, s in zip(node.inputs[1:], node.specs[1:])]
+        return b.op("Clip", [node.inputs[0]] + bounds)
+
     def infer(self, x, min=None, max=None):
         for arg, spec in (("min", min), ("max", max)):
             if spec is not None and len(spec.shape) > 1 or (
@@ -53,6 +58,15 @@ class Scale(OpDef):
     name = "scale"
     attrs = {"scale": 1.0, "bias": 0.0, "bias_after_scale": True}
     saves = ()
+
+    def onnx(self, b, node):
+        a, x, dt = node.attrs, node.inputs[0], node.out_dtype()
+        if dt.kind != "f":
+            raise b.Unsupported(f"scale of a {dt.name} tensor")
+        if not a["bias_after_scale"]:
+            x = b.op("Add", [x, b.scalar(a["bias"], dt)])
+        x = b.op("Mul", [x, b.scalar(a["scale"], dt)])
+        return b.op("Add", [x, b.scalar(a["bias"], dt)]) if a["bias_after_scale"] else x
 
     def infer(self, x, scale=1.0, bias=0.0, bias_after_scale=True):
         return x

@@ -182,3 +182,17 @@ def test_training_dropout_op_is_refused_with_a_hint():
         lambda x: paddle.nn.functional.dropout(x, 0.5, training=True), (_rand(2, 2),), {})
     with pytest.raises(paddle.onnx.ExportError, match="layer.eval"):
         program_to_onnx(main, list(feed), fetch)
+
+
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "mobilenet_v3_small"])
+def test_vision_zoo_models(name, tmp_path):
+    need_onnx()
+    models = pytest.importorskip("sampan.vision.models")
+    paddle.seed(9)
+    net = getattr(models, name)(num_classes=10)
+    net.eval()
+    spec = [InputSpec([None, 3, 32, 32], "float32", "x")]
+    x = _rand(2, 3, 32, 32)
+    got, want = _export_and_run(net, spec, [x], tmp_path, name)
+    scale = float(np.abs(want[0]).max())
+    compare(got[0], want[0], 1e-5 * scale, 1e-5, name)
