@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from . import (attribute, compat3, compat3_creation, compat3_linalg, compat3_methods,
-               creation, extra, indexing, linalg, logic, manipulation, math, random, search,
-               stat)
+               compat3_names, creation, extra, indexing, linalg, logic, manipulation, math,
+               random, search, stat)
 from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
-             attribute, extra, compat3, compat3_creation, compat3_linalg)
+             attribute, extra, compat3, compat3_creation, compat3_linalg, compat3_names)
 TENSOR_METHODS = TENSOR_METHODS + compat3.METHOD_NAMES  # Paddle 3.3.1's additions
 TOP_LEVEL_INPLACE = TOP_LEVEL_INPLACE + compat3.TOP_LEVEL_INPLACE
 
