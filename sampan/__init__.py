@@ -61,6 +61,9 @@ _LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
          "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks",
          "fft", "signal", "base", "reader", "pir_utils", "distribution", "text")
 # (heavier rooms load on first use so `import sampan` stays fast)
+# nn.functional names Paddle 3.x also exports at the top level (paddle.conv2d, ...)
+_LAZY_FUNCTIONAL = ("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_norm",
+                    "layer_norm")
 
 
 def __getattr__(name: str):
@@ -68,6 +71,10 @@ def __getattr__(name: str):
         from .hapi.model import Model
         globals()["Model"] = Model
         return Model
+    if name in _LAZY_FUNCTIONAL:
+        from .nn import functional
+        globals()[name] = value = getattr(functional, name)
+        return value
     if name in _LAZY:
         import importlib
         try:

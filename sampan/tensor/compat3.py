@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math as _math
 
-from ..ops import math_igamma  # noqa: F401  (registers the gammaincc OpDef)
 from ..ops.dispatch import call
 from . import creation, indexing, linalg, logic, manipulation, math, search, stat
 from .indexing import put_along_axis, take_along_axis

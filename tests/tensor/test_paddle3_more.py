@@ -243,3 +243,10 @@ def test_standard_gamma_binomial_random_():
     assert set(np.unique(r.numpy())) == {3.0, 4.0, 5.0, 6.0}
     with pytest.raises(ValueError, match=r"random_: to \(2\) must be greater than from_ \(5\)"):
         paddle.zeros([2]).random_(5, 2)
+
+
+def test_top_level_functional_names():
+    import sampan.nn.functional as F
+    for name in ("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_norm",
+                 "layer_norm"):
+        assert getattr(paddle, name) is getattr(F, name), name
