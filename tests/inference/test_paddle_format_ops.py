@@ -29,7 +29,7 @@ def run_op(type_, inputs, attrs, out_slots=("Out",)):
     model = PModel([POp(type_, slots, outs, dict(attrs))],
                    {n: PVar(n, [-1, *a.shape[1:]], str(a.dtype)) for n, a in feeds}, [
                        n for n, _ in feeds], [f"out_{s}" for s in out_slots], "pdmodel")
-    program, feed_names, fetches, = build_program(model, params, "op.pdmodel", TABLE)
+    program, _, fetches = build_program(model, params, "op.pdmodel", TABLE)
     scope = Scope()
     for k, v in params.items():
         scope.set(k, v)

@@ -1,9 +1,9 @@
 """Turn a reader-neutral `PModel` into a sampan static Program by translating every Paddle op
-through the table in `ops_table` onto sampan's public functions (which append OpDefs).
+through the table in `table.py` onto sampan's public functions (which append OpDefs).
 
 Values during translation are sampan Variables, NumPy constants (Paddle's fill/full ops and
-shape arithmetic on known dims), `SymShape`s (shapes with run-time dims) or lists (PIR's
-builtin.combine). Imports `static` (Program building), `tensor` and its package.
+shape arithmetic on known dims), `SymShape`s / `Dim`s (shapes with run-time dims),
+`LazyFill`s (fills of such shapes) or lists (PIR's builtin.combine). Imports `static` (Program building), `tensor` and its package.
 """
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ class SymShape:
 
 @dataclass
 class LazyFill:
-    """A fill (value, dtype) whose shape has run-time dims; consumers that can (rnn initial
-    states) make it from their own inputs, anything else reports it."""
+    """A fill (value, dtype) whose shape has run-time dims; the rnn translator makes its
+    zero states from its own input, other consumers get it broadcast (`fill_var`)."""
     value: float
     dtype: str
     dims: list
