@@ -186,7 +186,14 @@ def center_crop(img: Any, output_size: int | Sequence[int]) -> Any:
 
 
 def hflip(img: Any) -> Any:
-    """Flip left-right."""
+    """Flip left-right.
+
+    Examples:
+        >>> import numpy as np
+        >>> from sampan.vision.transforms import functional as F
+        >>> F.hflip(np.array([[1, 2, 3]]))
+        array([[3, 2, 1]])
+    """
     return _apply(img, "hflip", F_np.hflip, F_pil.hflip)
 
 
@@ -202,7 +209,14 @@ def _factor(value: float, api: str, name: str) -> float:
 
 
 def adjust_brightness(img: Any, brightness_factor: float) -> Any:
-    """Scale brightness: 0 black, 1 the original, 2 twice as bright."""
+    """Scale brightness: 0 black, 1 the original, 2 twice as bright (clipped).
+
+    Examples:
+        >>> import numpy as np
+        >>> from sampan.vision.transforms import functional as F
+        >>> F.adjust_brightness(np.array([[[100, 200, 50]]], np.uint8), 1.5)
+        array([[[150, 255,  75]]], dtype=uint8)
+    """
     f = _factor(brightness_factor, "adjust_brightness", "brightness_factor")
     return _apply(img, "adjust_brightness", lambda a: F_np.adjust_brightness(a, f),
                   lambda p: F_pil.adjust_brightness(p, f))
@@ -283,7 +297,25 @@ def affine(img: Any, angle: float, translate: Sequence[float], scale: float,
 
 def rotate(img: Any, angle: float, interpolation: str = "nearest", expand: bool = False,
            center: Sequence[float] | None = None, fill: Any = 0) -> Any:
-    """Rotate by angle degrees counter-clockwise around center (default: the image centre)."""
+    """Rotate by angle degrees counter-clockwise around center (default: the image centre).
+
+    Args:
+        img (PIL.Image|np.ndarray|Tensor): the image.
+        angle (float): degrees, counter-clockwise.
+        interpolation (str, optional): 'nearest' or 'bilinear' (PIL also 'bicubic').
+            Default: 'nearest'.
+        expand (bool, optional): grow the output to hold the whole rotated image.
+            Default: False.
+        center (tuple, optional): (x, y) rotation centre. Default: None (the centre).
+        fill (int|tuple, optional): value for pixels outside the source. Default: 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> from sampan.vision.transforms import functional as F
+        >>> F.rotate(np.array([[1, 2], [3, 4]], np.uint8), 90)
+        array([[2, 4],
+               [1, 3]], dtype=uint8)
+    """
     _check_image(img, "rotate")
     if not isinstance(angle, numbers.Number):
         raise TypeError(f"rotate: angle should be int or float, got {type(angle).__name__}")
@@ -330,7 +362,14 @@ def perspective(img: Any, startpoints: Sequence, endpoints: Sequence,
 
 
 def to_grayscale(img: Any, num_output_channels: int = 1) -> Any:
-    """Grayscale with 1 or 3 channels."""
+    """Grayscale with 1 or 3 channels (ITU-R 601-2 luma, Pillow's rounding for uint8).
+
+    Examples:
+        >>> import numpy as np
+        >>> from sampan.vision.transforms import functional as F
+        >>> F.to_grayscale(np.array([[[255, 0, 0]]], np.uint8))
+        array([[[76]]], dtype=uint8)
+    """
     if num_output_channels not in (1, 3):
         raise ValueError(f"to_grayscale: num_output_channels should be either 1 or 3, "
                          f"got {num_output_channels}")
