@@ -143,6 +143,38 @@ def from_numpy(ndarray) -> Tensor:
     return creation.to_tensor(ndarray)
 
 
+class _Capsule:
+    """Wraps a bare DLPack capsule so numpy.from_dlpack can read it (CPU memory only)."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU
+
+
+def to_dlpack(x):
+    """A DLPack capsule sharing x's (CPU) memory, for other frameworks' from_dlpack."""
+    if not hasattr(x, "numpy"):
+        raise TypeError(f"to_dlpack: x must be a Tensor, got {type(x).__name__}")
+    return x.numpy().__dlpack__()
+
+
+def from_dlpack(dlpack, *, device=None, copy=None) -> Tensor:
+    """A Tensor of the values in a DLPack capsule or an object with `__dlpack__` (the
+    data is copied into the new Tensor)."""
+    source = dlpack if hasattr(dlpack, "__dlpack__") else _Capsule(dlpack)
+    try:
+        array = np.from_dlpack(source)
+    except (TypeError, ValueError, BufferError, RuntimeError) as exc:
+        raise TypeError(f"from_dlpack: cannot read {type(dlpack).__name__} as CPU DLPack "
+                        f"data ({exc})") from None
+    return creation.to_tensor(array)
+
+
 def rand_like(input, name=None, *, dtype=None, device=None, requires_grad: bool = False):
     """Samples from U[0, 1) shaped like `input` (dtype None: input's dtype)."""
     out = random.rand(list(input.shape), dtype=dtype or input.dtype)
@@ -237,7 +269,7 @@ def new_empty(var, size, *more, dtype=None, device=None, requires_grad: bool = F
     return _finish(out, requires_grad)
 
 
-__all__ = ["as_tensor", "asarray", "bartlett_window", "blackman_window", "from_numpy",
+__all__ = ["from_dlpack", "to_dlpack", "as_tensor", "asarray", "bartlett_window", "blackman_window", "from_numpy",
            "hamming_window", "hann_window", "kaiser_window", "log_normal", "log_normal_",
            "rand_like", "randn_like", "range", "bernoulli_", "binomial", "standard_gamma"]
 METHODS = {"random_": random_, "new_full": new_full, "new_zeros": new_zeros, "new_ones": new_ones,

@@ -250,3 +250,13 @@ def test_top_level_functional_names():
     for name in ("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_norm",
                  "layer_norm"):
         assert getattr(paddle, name) is getattr(F, name), name
+
+
+def test_dlpack_round_trip():
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], dtype="float64")
+    y = paddle.from_dlpack(paddle.to_dlpack(x))
+    assert y.dtype == paddle.float64 and y.numpy().tolist() == x.numpy().tolist()
+    z = paddle.from_dlpack(np.arange(3, dtype="int32"))  # any object with __dlpack__
+    assert z.dtype == paddle.int32 and z.numpy().tolist() == [0, 1, 2]
+    with pytest.raises(TypeError, match="from_dlpack: cannot read"):
+        paddle.from_dlpack(object())
