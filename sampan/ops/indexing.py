@@ -285,6 +285,11 @@ class MaskedFill(OpDef):
     saves = ("mask",)
     check = True
 
+    def onnx(self, b, node):
+        x, mask, value = node.inputs
+        value = b.reshape(b.like([value], [node.specs[2]], node.out_dtype())[0], [])
+        return b.op("Where", [b.like([mask], [node.specs[1]], "bool")[0], value, x])
+
     def infer(self, x, mask, value):
         if mask.dtype.kind != "b":
             raise TypeError(f"{self.name}: mask must be a bool tensor, got {mask.dtype.name}")
@@ -308,7 +313,15 @@ class OneHot(OpDef):
 
     name = "one_hot"
     attrs = {"num_classes": 1}
-    onnx = None
+
+    def onnx(self, b, node):
+        # onnxruntime implements int64 indices with float32 values
+        x, scalar = b.cast(node.inputs[0], "int64"), not node.specs[0].shape
+        out = b.op("OneHot", [b.reshape(x, [1]) if scalar else x,
+                              b.ints([node.attrs["num_classes"]]),
+                              b.const([0, 1], "float32")], axis=-1)
+        out = b.cast(out, node.out_dtype())
+        return b.squeeze_axes(out, [0]) if scalar else out
 
     def infer(self, x, num_classes=1):
         _check_index_dtype(self.name, x, "x")

@@ -93,6 +93,22 @@ class TakeAlongAxis(OpDef):
     check = True
     saves = ("arr", "indices")
 
+    def onnx(self, b, node):
+        (arr, idx), (sa, si) = node.inputs, node.specs
+        axis = norm_axis(self.name, node.attrs["axis"], len(sa.shape))
+        arr_t, idx_t = along_shapes(self.name, tuple(sa.shape), tuple(si.shape), axis,
+                                    node.attrs["broadcast"])
+        if -1 in arr_t or -1 in idx_t:
+            raise b.Unsupported("take_along_axis with unknown dims")
+        if list(arr_t) != list(sa.shape):
+            if all(t >= s for t, s in zip(arr_t, sa.shape)):
+                arr = b.op("Expand", [arr, b.ints(arr_t)])
+            else:
+                arr = b.op("Slice", [arr, b.ints([0] * len(arr_t)), b.ints(arr_t)])
+        if list(idx_t) != list(si.shape):
+            idx = b.op("Expand", [idx, b.ints(idx_t)])
+        return b.op("GatherElements", [arr, idx], axis=axis)
+
     def infer(self, arr, indices, axis=0, broadcast=True):
         _check_index_dtype(self.name, indices)
         axis = norm_axis(self.name, axis, arr.ndim)
@@ -123,7 +139,6 @@ class TakeAlongAxis(OpDef):
         gx = call("setitem", zeros_like(arr), g, pos, index=["t"] * len(pos),
                   accumulate=True)
         return gx, None
-
 
 _REDUCES = ("assign", "add", "mul", "multiply", "mean", "amin", "amax")
 

@@ -16,6 +16,14 @@ class Flip(OpDef):
     attrs = {"axis": None}
     saves = ()
 
+    def onnx(self, b, node):
+        axes = axis_list(self.name, node.attrs["axis"], len(node.specs[0].shape))
+        if not axes:
+            return b.op("Identity", [node.inputs[0]])
+        n = len(axes)
+        return b.op("Slice", [node.inputs[0], b.ints([-1] * n), b.ints([-2 ** 63] * n),
+                              b.ints(axes), b.ints([-1] * n)])
+
     def infer(self, x, axis=None):
         axis_list(self.name, axis, x.ndim)
         return x
@@ -99,6 +107,23 @@ class Pad(OpDef):
     attrs = {"pad": None, "mode": "constant", "value": 0.0}
     saves = ()
     check = True
+
+    def onnx(self, b, node):
+        a, x = node.attrs, node.inputs[0]
+        pairs = _pad_pairs(self.name, a["pad"], node.specs[0].shape, a["mode"])
+        if a["mode"] == "circular":   # ONNX "wrap" is opset 19: concatenate the wrapped slices
+            for ax, (lo, hi) in enumerate(pairs):
+                parts = [b.op("Slice", [x, b.ints([-lo]), b.ints([2 ** 62]), b.ints([ax])])] \
+                    if lo else []
+                parts.append(x)
+                if hi:
+                    parts.append(b.op("Slice", [x, b.ints([0]), b.ints([hi]), b.ints([ax])]))
+                x = b.op("Concat", parts, axis=ax) if len(parts) > 1 else x
+            return x
+        modes = {"constant": "constant", "reflect": "reflect", "replicate": "edge"}
+        pads = b.ints([p for p, _ in pairs] + [q for _, q in pairs])
+        value = b.scalar(a["value"], node.out_dtype()) if a["mode"] == "constant" else None
+        return b.op("Pad", [x, pads, value], mode=modes[a["mode"]])
 
     def infer(self, x, pad=None, mode="constant", value=0.0):
         pairs = _pad_pairs(self.name, pad, x.shape, mode)

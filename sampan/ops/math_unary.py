@@ -88,6 +88,10 @@ class Log2(UnaryFloat):
 
     name = "log2"
 
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Div", [b.op("Log", [x]), b.scalar(_m.log(2.0), node.out_dtype())])
+
     def compute(self, xp, x):
         return xp.log2(as_float(xp, x))
 
@@ -100,6 +104,10 @@ class Log10(UnaryFloat):
     """Base-10 logarithm."""
 
     name = "log10"
+
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Div", [b.op("Log", [x]), b.scalar(_m.log(10.0), node.out_dtype())])
 
     def compute(self, xp, x):
         return xp.log10(as_float(xp, x))
