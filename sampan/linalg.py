@@ -8,8 +8,8 @@ from .tensor.linalg import (cholesky, cholesky_solve, cond, corrcoef, cov, det, 
 from .tensor.linalg import _matrix_norm, _vector_norm
 from .ops.opdef import norm_axis as _norm_axis
 from .tensor.compat3 import matrix_transpose, vecdot  # noqa: F401  (Paddle 3.x names)
-from .tensor.compat3_linalg import (cholesky_inverse, matrix_exp, svd_lowrank,  # noqa: F401
-                                    svdvals)
+from .tensor.compat3_linalg import (cholesky_inverse, matrix_exp, ormqr,  # noqa: F401
+                                    svd_lowrank, svdvals)
 from .tensor.linalg import cross, matmul  # noqa: F401
 from .tensor.indexing import diagonal  # noqa: F401
 
@@ -20,7 +20,7 @@ __all__ = ["cholesky", "cholesky_solve", "cond", "corrcoef", "cov", "det", "eig"
            "lu_unpack", "matrix_power", "matrix_rank", "multi_dot", "norm", "pca_lowrank", "pinv", "qr",
            "slogdet", "solve", "svd", "triangular_solve", "vector_norm", "matrix_norm"]
 __all__ += ["cholesky_inverse", "cross", "diagonal", "matmul", "matrix_exp", "matrix_transpose",
-            "svd_lowrank", "svdvals", "vecdot"]
+            "ormqr", "svd_lowrank", "svdvals", "vecdot"]
 
 
 def vector_norm(x, p=2.0, axis=None, keepdim: bool = False, name=None):

@@ -416,25 +416,25 @@ def cartesian_prod(x, name=None):
 
 
 __all__ = ["argwhere", "baddbmm", "block_diag", "broadcast_shapes", "cartesian_prod", "cat",
-           "clamp", "concatenate", "div", "eq", "gammainc", "gammaincc", "gammaln", "ge", "ger", "greater", "gt",
-           "isin", "isneginf", "isposinf", "isreal", "le", "less", "lt", "matrix_transpose",
-           "msort", "mul", "narrow", "ne", "negative", "permute", "positive", "ravel",
-           "reduce_as", "scatter_add", "scatter_reduce", "signbit", "sinc", "slice_scatter", "softmax", "sub",
-           "swapaxes", "swapdims", "take_along_dim", "true_divide", "vecdot", "view_as_complex",
-           "view_as_real"]
+           "clamp", "concatenate", "div", "eq", "gammainc", "gammaincc", "gammaln", "ge",
+           "ger", "greater", "gt", "isin", "isneginf", "isposinf", "isreal", "le", "less",
+           "lt", "matrix_transpose", "msort", "mul", "narrow", "ne", "negative", "permute",
+           "positive", "ravel", "reduce_as", "scatter_add", "scatter_reduce", "signbit",
+           "sinc", "slice_scatter", "softmax", "sub", "swapaxes", "swapdims", "take_along_dim",
+           "true_divide", "vecdot", "view_as_complex", "view_as_real"]
 
 # Paddle 3.3.1 Tensor methods bound from the functions of the compat3 modules (in-place
 # `name_` forms are derived from `name` by tensor/__init__.py).
 METHOD_NAMES = (
     "argwhere", "baddbmm", "baddbmm_", "bernoulli_", "block_diag", "broadcast_shapes",
-    "cholesky_inverse", "clamp", "clamp_", "div", "div_", "eq", "gammainc", "gammainc_",
-    "gammaincc", "gammaincc_", "gammaln",
-    "gammaln_", "ge", "greater", "gt", "histogram_bin_edges", "histogramdd", "isin",
-    "isneginf", "isposinf", "isreal", "le", "less", "less_", "log_normal_", "lt",
-    "matrix_transpose", "msort", "mul", "mul_", "narrow", "ne", "negative", "permute",
-    "dsplit", "hsplit", "tensor_split", "slice_scatter", "ravel", "reduce_as", "scatter_add", "scatter_add_", "scatter_reduce", "signbit", "sinc",
-    "sinc_", "slogdet", "softmax", "square_", "sub", "sub_", "svd_lowrank", "swapaxes",
-    "swapdims", "take_along_dim", "true_divide", "view_as_complex", "view_as_real",
+    "cholesky_inverse", "clamp", "clamp_", "div", "div_", "dsplit", "eq", "gammainc",
+    "gammainc_", "gammaincc", "gammaincc_", "gammaln", "gammaln_", "ge", "greater", "gt",
+    "histogram_bin_edges", "histogramdd", "hsplit", "isin", "isneginf", "isposinf", "isreal",
+    "le", "less", "less_", "log_normal_", "lt", "matrix_transpose", "msort", "mul", "mul_",
+    "narrow", "ne", "negative", "ormqr", "permute", "ravel", "reduce_as", "scatter_add",
+    "scatter_add_", "scatter_reduce", "signbit", "sinc", "sinc_", "slice_scatter", "slogdet",
+    "softmax", "square_", "sub", "sub_", "svd_lowrank", "swapaxes", "swapdims",
+    "take_along_dim", "tensor_split", "true_divide", "view_as_complex", "view_as_real",
 )
-TOP_LEVEL_INPLACE = ("baddbmm_", "div_", "gammainc_", "gammaincc_", "gammaln_", "less_", "scatter_add_", "sinc_",
-                     "sub_")
+TOP_LEVEL_INPLACE = ("baddbmm_", "div_", "gammainc_", "gammaincc_", "gammaln_", "less_",
+                     "scatter_add_", "sinc_", "sub_")

@@ -269,8 +269,9 @@ def new_empty(var, size, *more, dtype=None, device=None, requires_grad: bool = F
     return _finish(out, requires_grad)
 
 
-__all__ = ["from_dlpack", "to_dlpack", "as_tensor", "asarray", "bartlett_window", "blackman_window", "from_numpy",
-           "hamming_window", "hann_window", "kaiser_window", "log_normal", "log_normal_",
-           "rand_like", "randn_like", "range", "bernoulli_", "binomial", "standard_gamma"]
-METHODS = {"random_": random_, "new_full": new_full, "new_zeros": new_zeros, "new_ones": new_ones,
-           "new_empty": new_empty}
+__all__ = ["as_tensor", "asarray", "bartlett_window", "bernoulli_", "binomial",
+           "blackman_window", "from_dlpack", "from_numpy", "hamming_window", "hann_window",
+           "kaiser_window", "log_normal", "log_normal_", "rand_like", "randn_like", "range",
+           "standard_gamma", "to_dlpack"]
+METHODS = {"random_": random_, "new_full": new_full, "new_zeros": new_zeros,
+           "new_ones": new_ones, "new_empty": new_empty}

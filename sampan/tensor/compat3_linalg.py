@@ -174,6 +174,32 @@ def _orth(a):
     return linalg.qr(a)[0]
 
 
+def ormqr(x, tau, y, left: bool = True, transpose: bool = False, name=None):
+    """Q @ y (left) or y @ Q with Q = householder_product(x, tau), transposed first when
+    `transpose` (a plain transpose, as in Paddle).
+
+    With x [..., m, n], Q is [..., m, n] (Paddle's reduced Q), so Q @ y needs y [..., n, k],
+    Q^T @ y needs y [..., m, k], y @ Q needs y [..., k, m] and y @ Q^T needs y [..., k, n].
+    """
+    if len(x.shape) < 2 or len(y.shape) != len(x.shape) or len(tau.shape) != len(x.shape) - 1:
+        raise ValueError(f"ormqr: x and y must be [..., m, n] matrices of one rank and tau one "
+                         f"dim less, got shapes {list(x.shape)}, {list(tau.shape)}, "
+                         f"{list(y.shape)}")
+    if x.shape[-1] != tau.shape[-1]:
+        raise ValueError(f"ormqr: the last dims of x ({x.shape[-1]}) and tau "
+                         f"({tau.shape[-1]}) must be equal")
+    q = linalg.householder_product(x, tau)
+    if transpose:
+        q = manipulation.transpose(q, list(range(len(q.shape) - 2)) + [len(q.shape) - 1,
+                                                                        len(q.shape) - 2])
+    inner, other = (q.shape[-1], y.shape[-2]) if left else (q.shape[-2], y.shape[-1])
+    if inner != other:
+        raise ValueError(f"ormqr: Q{'^T' if transpose else ''} of shape {list(q.shape)} and y "
+                         f"of shape {list(y.shape)} do not multiply "
+                         f"({'Q @ y' if left else 'y @ Q'})")
+    return linalg.matmul(q, y) if left else linalg.matmul(y, q)
+
+
 def svdvals(x, name=None):
     """Singular values of x [..., m, n] in descending order ([..., min(m, n)])."""
     return linalg.svd(x)[1]
@@ -211,5 +237,5 @@ def matrix_exp(x, name=None):
 
 
 __all__ = ["histogram_bin_edges", "histogramdd"]
-LINALG = {"svd_lowrank": svd_lowrank, "svdvals": svdvals, "cholesky_inverse": cholesky_inverse,
-          "matrix_exp": matrix_exp}
+LINALG = {"cholesky_inverse": cholesky_inverse, "matrix_exp": matrix_exp, "ormqr": ormqr,
+          "svd_lowrank": svd_lowrank, "svdvals": svdvals}

@@ -170,6 +170,18 @@ CASES = {
     "matrix_exp_big": lambda p: p.linalg.matrix_exp(_t(p, [[10.0, 2.0], [-3.0, 4.0]]).astype(
         "float64")),
     "matrix_exp_batch": lambda p: p.linalg.matrix_exp(_t(p, A334[:, :, :3].copy())),
+    "ormqr": lambda p: p.linalg.ormqr(_t(p, A334[0].T.copy()), _t(p, A334[1, 0, :3].copy()),
+                                      _t(p, A334[2, :, :3].copy())),
+    "ormqr_t": lambda p: p.linalg.ormqr(_t(p, A334[0].T.copy()), _t(p, A334[1, 0, :3].copy()),
+                                        _t(p, A334[2].T.copy()), transpose=True),
+    # Paddle checks y @ Q against Q's column count, so right-side products need square x
+    "ormqr_right": lambda p: p.linalg.ormqr(_t(p, SQ), _t(p, A334[1, 0, :3].copy()),
+                                            _t(p, A334[2, :2, :3].copy()), left=False),
+    "ormqr_right_t": lambda p: p.linalg.ormqr(_t(p, SQ), _t(p, A334[1, 0, :3].copy()),
+                                              _t(p, A334[2, :, :3].copy()), left=False,
+                                              transpose=True),
+    "ormqr_batch": lambda p: _t(p, A334[:, :, :2].copy()).ormqr(
+        _t(p, A334[:, 0, :2].copy()), _t(p, A334[:, :, 1:].copy()), transpose=True),
     "svdvals": lambda p: p.linalg.svdvals(_t(p, A334)),
     "linalg_cross": lambda p: p.linalg.cross(_t(p, A334[:, :, 0].copy()),
                                              _t(p, A334[:, :, 1].copy())),
@@ -193,5 +205,8 @@ ERRORS = {
                                           p.ones([1, 4, 2])),
     "gammainc_negative_x": lambda p: p.gammainc(_t(p, [-1.0]), _t(p, [1.0])),
     "gammaincc_negative_y": lambda p: p.gammaincc(_t(p, [1.0]), _t(p, [-1.0])),
+    "ormqr_shapes": lambda p: p.linalg.ormqr(_t(p, A334[0].T.copy()),
+                                             _t(p, A334[1, 0, :3].copy()),
+                                             _t(p, A334[2].T.copy())),
     "apply_requires_grad": lambda p: p.ones([2]).requires_grad_().apply(lambda t: t * 2),
 }
