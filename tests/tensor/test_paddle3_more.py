@@ -260,3 +260,23 @@ def test_dlpack_round_trip():
     assert z.dtype == paddle.int32 and z.numpy().tolist() == [0, 1, 2]
     with pytest.raises(TypeError, match="from_dlpack: cannot read"):
         paddle.from_dlpack(object())
+
+
+def test_composites_build_static_programs():
+    from tests.static_util import static_guard
+    xv = np.array([[0.0, -1.5, 2.0], [0.5, 3.0, -0.25]], dtype="float32")
+    fns = {
+        "isin": lambda x: paddle.isin(x, paddle.to_tensor([2.0, 0.5])),
+        "sinc": paddle.sinc, "signbit": paddle.signbit,
+        "div": lambda x: paddle.div(x, x + 4.0, rounding_mode="floor"),
+        "swapaxes": lambda x: paddle.swapaxes(x, 0, 1), "vecdot": lambda x: paddle.vecdot(x, x),
+        "narrow": lambda x: paddle.narrow(x, 1, 1, 2), "reduce_as": lambda x: paddle.reduce_as(
+            x, paddle.ones([1, 3])),
+    }
+    main = paddle.static.Program()
+    with static_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [2, 3], "float32")
+        outs = [fn(x) for fn in fns.values()]
+    got = paddle.static.Executor().run(main, feed={"x": xv}, fetch_list=outs)
+    for name, fn, value in zip(fns, fns.values(), got):
+        np.testing.assert_array_equal(value, fn(paddle.to_tensor(xv)).numpy(), err_msg=name)
