@@ -1,5 +1,4 @@
 """Op database entry for sampan/ops/math_igamma.py (gammaincc; reference scipy.special)."""
-import numpy as np
 import scipy.special as sp
 
 import sampan as paddle
