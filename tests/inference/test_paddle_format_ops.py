@@ -150,6 +150,12 @@ CASES = {
                   lambda: 0.5 * X * (1 + np.tanh(np.sqrt(2 / np.pi) * (X + 0.044715 * X ** 3)))),
     "leaky_relu": ("leaky_relu", {"X": X}, {"alpha": 0.2}, lambda: np.where(X > 0, X, 0.2 * X)),
     "pow": ("pow", {"X": np.abs(X)}, {"factor": 1.5}, lambda: np.abs(X) ** 1.5),
+    "sum_add_n": ("sum", {"X": [V, V * 2, V * 3]}, {}, lambda: V * 6),
+    "triu": ("tril_triu", {"X": M}, {"lower": False, "diagonal": 1}, lambda: np.triu(M, 1)),
+    "argsort_desc": ("argsort", {"X": V}, {"axis": 1, "descending": True},
+                     lambda: -np.sort(-V, 1)),
+    "logsumexp": ("logsumexp", {"X": V}, {"axis": [2], "keepdim": False},
+                  lambda: np.log(np.exp(V).sum(2))),
 }
 
 
@@ -168,12 +174,18 @@ def test_split_sections():
     np.testing.assert_allclose(model_outs[1], V[:, 1:])
 
 
-def run_split():
-    model = PModel([POp("split", {"X": ["x"]}, {"Out": ["a", "b"]},
-                        {"sections": [1, 2], "axis": 1})],
-                   {"x": PVar("x", [-1, 3, 4], "float32")}, ["x"], ["a", "b"], "pdmodel")
+def test_unstack():
+    outs = run_split(POp("unstack", {"X": ["x"]}, {"Y": ["a", "b"]}, {"axis": 2}), V[:, :, :2])
+    np.testing.assert_allclose(outs[0], V[:, :, 0])
+    np.testing.assert_allclose(outs[1], V[:, :, 1])
+
+
+def run_split(op=None, x=V):
+    op = op or POp("split", {"X": ["x"]}, {"Out": ["a", "b"]}, {"sections": [1, 2], "axis": 1})
+    model = PModel([op],
+                   {"x": PVar("x", [-1, *x.shape[1:]], "float32")}, ["x"], ["a", "b"], "pdmodel")
     program, feeds, fetches = build_program(model, {}, "split.pdmodel", TABLE)
-    return Executor().run(program, feed={"x": V}, fetch_list=fetches)
+    return Executor().run(program, feed={"x": x}, fetch_list=fetches)
 
 
 def test_fill_constant_and_shape_arithmetic():

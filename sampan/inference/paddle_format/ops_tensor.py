@@ -338,6 +338,33 @@ def p_norm(c, op):
     return {"Out": T.norm(x, float(a.get("porder", 2.0)), axis, a.get("keepdim", False))}
 
 
+def add_n(c, op):
+    """Legacy sum / PIR add_n, as a chain of adds (which also broadcasts a -1 batch dim
+    against a known one)."""
+    items = c.vars(op, "X")
+    out = items[0]
+    for item in items[1:]:
+        out = T.add(out, item)
+    return {"Out": out}
+
+
+def unstack(c, op):
+    x = c.var(op, "X")
+    return {"Y": list(T.unstack(x, op.attrs.get("axis", 0)))}
+
+
+def tril_triu(c, op):
+    fn = T.tril if op.attrs.get("lower", True) else T.triu
+    return {"Out": fn(c.var(op, "X"), op.attrs.get("diagonal", 0))}
+
+
+def argsort(c, op):
+    a = op.attrs
+    x = c.var(op, "X")
+    idx = T.argsort(x, a.get("axis", -1), a.get("descending", False))
+    return {"Out": T.take_along_axis(x, idx, a.get("axis", -1)), "Indices": idx}
+
+
 def identity(c, op):
     return {"Out": c.var(op, "X")}
 
@@ -383,4 +410,6 @@ TABLE = {
     "assign_value": assign_value, "range": arange, "where": where, "one_hot_v2": one_hot,
     "index_select": index_select, "pad3d": pad3d,
     "assign": identity, "share_data": identity,
+    "sum": add_n, "unstack": unstack, "tril_triu": tril_triu, "argsort": argsort,
+    "logsumexp": reduce(T.logsumexp),
 }

@@ -84,6 +84,11 @@ PIR_OPS = {
     "rnn": ("rnn", ["Input", "PreState", "WeightList", "SequenceLength", "DropoutState"],
             ["Out", "DropoutState", "State", "Reserve"], {}),
     "assign": ("assign", *_XO, {}),
+    "add_n": ("sum", ["X"], ["Out"], {}),
+    "unstack": ("unstack", ["X"], ["Y"], {}),
+    "tril": ("tril_triu", *_XO, {}), "triu": ("tril_triu", *_XO, {}),
+    "argsort": ("argsort", ["X"], ["Out", "Indices"], {}),
+    "logsumexp": ("logsumexp", *_XO, {}),
     "assign_value": ("assign_value", ["Dest"], ["Out"], {}),
     "bilinear_interp": ("bilinear_interp_v2", ["X", "OutSize", "SizeTensor", "Scale"],
                         ["Out"], {}),
@@ -183,6 +188,8 @@ class _Reader:
             return
         legacy, in_slots, out_slots, renames = PIR_OPS[base]
         attrs = {renames.get(k, k): v for k, v in attrs.items()}
+        if base in ("tril", "triu"):
+            attrs["lower"] = base == "tril"
         inputs = {s: [n] for s, n in zip(in_slots, ins) if n is not None}
         self.ops.append(POp(legacy, inputs, dict(zip(out_slots, [[o] for o in outs])),
                             attrs))
