@@ -3,7 +3,8 @@ through the table in `table.py` onto sampan's public functions (which append OpD
 
 Values during translation are sampan Variables, NumPy constants (Paddle's fill/full ops and
 shape arithmetic on known dims), `SymShape`s / `Dim`s (shapes with run-time dims),
-`LazyFill`s (fills of such shapes) or lists (PIR's builtin.combine). Imports `static` (Program building), `tensor` and its package.
+`LazyFill`s (fills of such shapes) or lists (PIR's builtin.combine).
+Imports `static` (Program building), `tensor` and its package.
 """
 from __future__ import annotations
 
