@@ -75,7 +75,16 @@ def _make_divisible(v: float, divisor: int = 8, min_value: int | None = None) ->
 
 class IntermediateLayerGetter(nn.LayerDict):
     """Run the direct children of ``model`` in order and return the outputs named in
-    ``return_layers`` ({child name: output name}) as an ordered dict."""
+    ``return_layers`` ({child name: output name}) as an ordered dict.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> from sampan.vision.models._utils import IntermediateLayerGetter
+        >>> getter = IntermediateLayerGetter(paddle.vision.models.LeNet(),
+        ...                                  {'features': 'feat', 'fc': 'logits'})
+        >>> [(k, v.shape) for k, v in getter(paddle.rand([1, 1, 28, 28])).items()]
+        [('feat', [1, 16, 5, 5]), ('logits', [1, 10])]
+    """
 
     def __init__(self, model: nn.Layer, return_layers: dict) -> None:
         names = [name for name, _ in model.named_children()]

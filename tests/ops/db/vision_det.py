@@ -5,7 +5,6 @@ import math
 
 import numpy as np
 
-import sampan as paddle
 from sampan.vision import ops as V
 from tests.ops.op_db import OpEntry, Sample
 
