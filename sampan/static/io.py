@@ -268,15 +268,45 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
     global scope."""
     model_path = kwargs.get("model_filename") or path_prefix + ".pdmodel"
     params_path = kwargs.get("params_filename") or path_prefix + ".pdiparams"
-    for p in (model_path, params_path):
-        if not os.path.exists(p):
-            raise FileNotFoundError(f"load_inference_model: {p!r} does not exist")
+    if not os.path.exists(model_path) and os.path.exists(path_prefix + ".json"):
+        model_path = path_prefix + ".json"  # PaddlePaddle 3.x's PIR program file
+    if not os.path.exists(model_path):
+        raise FileNotFoundError(f"load_inference_model: {model_path!r} does not exist")
     with open(model_path, "rb") as f:
-        program = deserialize_program(f.read())
+        data = f.read()
+    if not _is_sampan_program(data):
+        reader = _foreign_reader(model_path)
+        if reader is not None:
+            return reader(path_prefix, executor, **kwargs)
+    if not os.path.exists(params_path):
+        raise FileNotFoundError(f"load_inference_model: {params_path!r} does not exist")
+    program = deserialize_program(data)
     with open(params_path, "rb") as f:
         deserialize_persistables(program, f.read(), executor, kwargs.get("scope"))
     block = program.global_block()
     return [program, list(program._feed_names), [block.var(n) for n in program._fetch_names]]
+
+
+# Readers of other program formats (PaddlePaddle's own .pdmodel / PIR .json files), found by
+# module name so that `static` stays below the rooms that provide them; each module defines
+# `load_inference_model(path_prefix, executor, **kwargs)`.
+FOREIGN_READERS = ("sampan.inference.paddle_format",)
+
+
+def _is_sampan_program(data: bytes) -> bool:
+    head = data[:4096].lstrip()
+    return head.startswith(b"{") and b'"sampan.program"' in data[:4096]
+
+
+def _foreign_reader(model_path: str):
+    import importlib
+    for name in FOREIGN_READERS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        return module.load_inference_model
+    return None
 
 
 # --- Program methods that need the Executor's scope or the serializer ------------------------

@@ -170,3 +170,21 @@ def test_multi_output_op_keeps_its_output_order_through_the_file(tmp_path):
     finally:
         paddle.disable_static()
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_load_inference_model_reads_paddles_own_files():
+    import pathlib
+    fixtures = pathlib.Path(__file__).parents[1] / "inference" / "fixtures"
+    x = np.load(fixtures / "mlp.input.npy")
+    want = np.load(fixtures / "legacy" / "mlp.output0.npy")
+    paddle.enable_static()
+    try:
+        exe = static.Executor()
+        params = str(fixtures / "legacy" / "mlp.pdiparams")  # the PIR copy shares it
+        for prefix in (fixtures / "legacy" / "mlp", fixtures / "pir" / "mlp"):
+            prog, feeds, fetches = static.load_inference_model(str(prefix), exe,
+                                                               params_filename=params)
+            got = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)[0]
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    finally:
+        paddle.disable_static()
