@@ -139,6 +139,17 @@ class ArgSort(SortBase):
 
     name = "argsort"
 
+    def onnx(self, b, node):   # TopK over the whole axis; ties keep index order, as here
+        x, shape = node.inputs[0], node.specs[0].shape
+        if not shape:
+            return b.const(0, "int64")
+        axis = self._axis(node.specs[0], node.attrs["axis"])
+        if shape[axis] < 0:
+            raise b.Unsupported("sort along an unknown dim")
+        vals, idx = b.op("TopK", [x, b.ints([shape[axis]])], n_out=2, axis=axis, sorted=1,
+                         largest=int(bool(node.attrs["descending"])))
+        return idx
+
     def infer(self, x, axis=-1, descending=False, stable=False):
         self._axis(x, axis)
         return x.with_dtype(_dt.int64)
@@ -155,6 +166,17 @@ class Sort(SortBase):
     name = "sort"
     outputs = ("out", "indices")
     saves = ("indices",)
+
+    def onnx(self, b, node):   # TopK over the whole axis; ties keep index order, as here
+        x, shape = node.inputs[0], node.specs[0].shape
+        if not shape:
+            return [b.op("Identity", [x]), b.const(0, "int64")]
+        axis = self._axis(node.specs[0], node.attrs["axis"])
+        if shape[axis] < 0:
+            raise b.Unsupported("sort along an unknown dim")
+        vals, idx = b.op("TopK", [x, b.ints([shape[axis]])], n_out=2, axis=axis, sorted=1,
+                         largest=int(bool(node.attrs["descending"])))
+        return [vals, idx]
 
     def infer(self, x, axis=-1, descending=False, stable=False):
         self._axis(x, axis)

@@ -196,3 +196,15 @@ def test_vision_zoo_models(name, tmp_path):
     got, want = _export_and_run(net, spec, [x], tmp_path, name)
     scale = float(np.abs(want[0]).max())
     compare(got[0], want[0], 1e-5 * scale, 1e-5, name)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_ties_keep_index_order(descending):
+    need_onnx()
+    from sampan.onnx.export import program_to_onnx
+    from tests.onnx.util import build_sample
+    x = np.array([[1, 1, 0, 1, 2, 1, 2]], "float32")
+    main, feed, fetch = build_sample(lambda t: paddle.argsort(t, descending=descending),
+                                     (x,), {})
+    got = run_model(program_to_onnx(main, list(feed), fetch), feed)[0]
+    compare(got, paddle.argsort(paddle.to_tensor(x), descending=descending).numpy())
