@@ -228,6 +228,13 @@ class PriorBox(OpDef):
         return boxes.astype(input.dtype), xp.ascontiguousarray(var).astype(input.dtype)
 
 
+def _overlapping(xp, a, b):
+    """[N, M] True where box a_i and box b_j touch; Paddle gives disjoint boxes IoU 0 even
+    when the +1 pixel convention would make their intersection positive."""
+    return ~((b[None, :, 0] > a[:, None, 2]) | (b[None, :, 2] < a[:, None, 0])
+             | (b[None, :, 1] > a[:, None, 3]) | (b[None, :, 3] < a[:, None, 1]))
+
+
 def _nms_pixel(xp, boxes, thresh: float, eta: float, offset: float):
     """Greedy NMS with the +offset pixel convention and Paddle's adaptive threshold (eta)."""
     area = (boxes[:, 2] - boxes[:, 0] + offset) * (boxes[:, 3] - boxes[:, 1] + offset)
@@ -235,6 +242,8 @@ def _nms_pixel(xp, boxes, thresh: float, eta: float, offset: float):
     for i in range(boxes.shape[0]):
         ok = True
         for j in keep:
+            if not _overlapping(xp, boxes[i:i + 1], boxes[j:j + 1])[0, 0]:
+                continue
             iw = min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0]) + offset
             ih = min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1]) + offset
             inter = max(iw, 0) * max(ih, 0)
@@ -325,4 +334,77 @@ class GenerateProposals(OpDef):
             nums.append(b.shape[0])
         return (xp.concatenate(rois).astype(scores.dtype),
                 xp.concatenate(probs).reshape(-1, 1).astype(scores.dtype),
+                xp.asarray(nums, dtype=xp.int32))
+
+
+def _matrix_nms_class(xp, boxes, scores, a: dict):
+    """(kept indices, decayed scores) of one class of one image (Matrix NMS, SOLOv2)."""
+    cand = xp.nonzero(scores > a["score_threshold"])[0]
+    cand = cand[xp.argsort(-scores[cand], kind="stable")]
+    if a["nms_top_k"] > -1:
+        cand = cand[:a["nms_top_k"]]
+    if cand.size == 0:
+        return cand, scores[cand]
+    b = boxes[cand]
+    off = 0.0 if a["normalized"] else 1.0
+    area = (b[:, 2] - b[:, 0] + off) * (b[:, 3] - b[:, 1] + off)
+    wh = xp.clip(xp.minimum(b[:, None, 2:], b[None, :, 2:])
+                 - xp.maximum(b[:, None, :2], b[None, :, :2]) + off, 0, None)
+    inter = wh[..., 0] * wh[..., 1] * _overlapping(xp, b, b)
+    iou = xp.tril(inter / (area[:, None] + area[None, :] - inter), -1)  # iou[i, j], j < i
+    iou_max = iou.max(axis=1)  # the largest overlap of box j with a better box
+    if a["use_gaussian"]:
+        decay = xp.exp((iou_max[None, :] ** 2 - iou ** 2) * a["gaussian_sigma"])
+    else:
+        decay = (1 - iou) / (1 - iou_max[None, :])
+    decay = xp.where(xp.tril(xp.ones_like(iou, dtype=bool), -1), decay, 1.0).min(axis=1)
+    decayed = scores[cand] * decay
+    keep = decayed > a["post_threshold"]
+    return cand[keep], decayed[keep]
+
+
+@register
+class MatrixNms(OpDef):
+    """Matrix NMS over bboxes [N, M, 4] and per-class scores [N, C, M]: per image and class
+    (background_label skipped), candidates above score_threshold (top nms_top_k) have their
+    scores decayed by their overlaps with better boxes (linear or Gaussian) and those above
+    post_threshold are kept; per image the best keep_top_k over all classes. out [K, 6]
+    (label, score, x1, y1, x2, y2), index int32 [K, 1] into N*M, rois_num int32 [N]."""
+
+    name = "matrix_nms"
+    inputs = ("bboxes", "scores")
+    outputs = ("out", "index", "rois_num")
+    attrs = {"score_threshold": 0.0, "post_threshold": 0.0, "nms_top_k": -1,
+             "keep_top_k": -1, "use_gaussian": False, "gaussian_sigma": 2.0,
+             "background_label": 0, "normalized": True}
+    check = True
+
+    def infer(self, bboxes, scores, **a):
+        if bboxes.ndim != 3 or scores.ndim != 3 or bboxes.shape[-1] not in (4, -1):
+            raise ValueError(f"matrix_nms: bboxes must be [N, M, 4] and scores [N, C, M], got "
+                             f"{list(bboxes.shape)} and {list(scores.shape)}")
+        if -1 not in (bboxes.shape[1], scores.shape[2]) and bboxes.shape[1] != scores.shape[2]:
+            raise ValueError(f"matrix_nms: scores [N, C, M] must have M = {bboxes.shape[1]} "
+                             f"(the boxes of bboxes), got {list(scores.shape)}")
+        return (TensorSpec((-1, 6), bboxes.dtype), TensorSpec((-1, 1), _dt.int32),
+                TensorSpec((bboxes.shape[0],), _dt.int32))
+
+    def compute(self, xp, bboxes, scores, **a):
+        n, m = bboxes.shape[:2]
+        outs, index, nums = [], [], []
+        for i in range(n):
+            rows = []
+            for c in range(scores.shape[1]):
+                if c == a["background_label"]:
+                    continue
+                kept, sc = _matrix_nms_class(xp, bboxes[i], scores[i, c], a)
+                rows += [(float(s), c, int(k)) for k, s in zip(kept, sc)]
+            rows.sort(key=lambda r: -r[0])
+            if a["keep_top_k"] > -1:
+                rows = rows[:a["keep_top_k"]]
+            outs += [[c, s, *bboxes[i, k]] for s, c, k in rows]
+            index += [i * m + k for _, _, k in rows]
+            nums.append(len(rows))
+        return (xp.asarray(outs, dtype=bboxes.dtype).reshape(-1, 6),
+                xp.asarray(index, dtype=xp.int32).reshape(-1, 1),
                 xp.asarray(nums, dtype=xp.int32))

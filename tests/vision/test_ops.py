@@ -279,6 +279,26 @@ def test_public_names_match_paddle():
     paddle_names = {'yolo_loss', 'yolo_box', 'prior_box', 'box_coder', 'deform_conv2d',
                     'DeformConv2D', 'distribute_fpn_proposals', 'generate_proposals',
                     'read_file', 'decode_jpeg', 'roi_pool', 'RoIPool', 'psroi_pool',
-                    'PSRoIPool', 'roi_align', 'RoIAlign', 'nms'}
+                    'PSRoIPool', 'roi_align', 'RoIAlign', 'nms', 'matrix_nms'}
     assert paddle_names <= set(V.__all__)
     assert all(callable(getattr(V, n)) for n in V.__all__)
+
+
+MATRIX_NMS_LABELS = [1.0, 1.0, 2.0, 2.0, 1.0]
+MATRIX_NMS_SCORES = [0.99721, 0.980835, 0.721488, 0.688447, 0.650459]
+MATRIX_NMS_INDEX = [1, 2, 3, 0, 4]
+
+
+def test_matrix_nms_matches_paddle():
+    rng = np.random.default_rng(0)
+    xy = rng.uniform(0, 1, (1, 5, 2))
+    boxes = np.concatenate([xy, xy + rng.uniform(0.1, 0.5, (1, 5, 2))], -1).astype('float32')
+    scores = rng.uniform(0, 1, (1, 3, 5)).astype('float32')
+    out, num, index = V.matrix_nms(_t(boxes), _t(scores), 0.2, 0.25, 4, 5, return_index=True,
+                                   normalized=False)
+    # Paddle 3.3.1 on the same arrays: labels, decayed scores, indices
+    np.testing.assert_array_equal(out.numpy()[:, 0], MATRIX_NMS_LABELS)
+    np.testing.assert_allclose(out.numpy()[:, 1], MATRIX_NMS_SCORES, atol=2e-6)
+    assert index.numpy().ravel().tolist() == MATRIX_NMS_INDEX
+    assert num.numpy().tolist() == [len(MATRIX_NMS_INDEX)]
+    np.testing.assert_array_equal(out.numpy()[:, 2:], boxes[0][MATRIX_NMS_INDEX])

@@ -194,3 +194,46 @@ def yolo_box(x, img_size, anchors, class_num: int, conf_thresh: float,
                 conf_thresh=float(conf_thresh), downsample_ratio=int(downsample_ratio),
                 clip_bbox=bool(clip_bbox), scale_x_y=float(scale_x_y),
                 iou_aware=bool(iou_aware), iou_aware_factor=float(iou_aware_factor))
+
+
+def matrix_nms(bboxes, scores, score_threshold: float, post_threshold: float,
+               nms_top_k: int, keep_top_k: int, use_gaussian: bool = False,
+               gaussian_sigma: float = 2.0, background_label: int = 0,
+               normalized: bool = True, return_index: bool = False,
+               return_rois_num: bool = True, name=None):
+    """Matrix NMS (SOLOv2): decay the scores of overlapping boxes instead of removing them.
+
+    Args:
+        bboxes (Tensor): [N, M, 4] boxes (x1, y1, x2, y2).
+        scores (Tensor): [N, C, M] class scores.
+        score_threshold (float): candidates must score above this.
+        post_threshold (float): decayed scores must stay above this.
+        nms_top_k (int): best candidates per class (-1: all).
+        keep_top_k (int): detections kept per image (-1: all).
+        use_gaussian (bool, optional): Gaussian decay instead of linear. Default False.
+        gaussian_sigma (float, optional): sigma of the Gaussian decay. Default 2.0.
+        background_label (int, optional): class to skip (-1: none). Default 0.
+        normalized (bool, optional): False adds 1 to widths/heights. Default True.
+        return_index (bool, optional): also return the kept indices. Default False.
+        return_rois_num (bool, optional): also return detections per image. Default True.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: out [K, 6] (label, score, x1, y1, x2, y2), rois_num int32 [N] (or None) and
+        index int32 [K, 1] into the N*M boxes (or None).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> from sampan.vision.ops import matrix_nms
+        >>> boxes = paddle.to_tensor([[[0., 0., 1., 1.], [0., 0., 1., 0.9], [2., 2., 3., 3.]]])
+        >>> scores = paddle.to_tensor([[[0., 0., 0.], [0.9, 0.8, 0.7]]])
+        >>> out, num, _ = matrix_nms(boxes, scores, 0.1, 0.3, -1, -1)
+        >>> out[:, 1].numpy(), num.numpy().tolist()
+        (array([0.9, 0.7], dtype=float32), [2])
+    """
+    out, index, num = call("matrix_nms", bboxes, scores, score_threshold=float(score_threshold),
+                           post_threshold=float(post_threshold), nms_top_k=int(nms_top_k),
+                           keep_top_k=int(keep_top_k), use_gaussian=bool(use_gaussian),
+                           gaussian_sigma=float(gaussian_sigma),
+                           background_label=int(background_label), normalized=bool(normalized))
+    return out, (num if return_rois_num else None), (index if return_index else None)

@@ -215,9 +215,71 @@ def _yolo_samples(rng, dtype):
                    name="scored")]
 
 
+def _iou_off(a, b, off):
+    if b[0] > a[2] or b[2] < a[0] or b[1] > a[3] or b[3] < a[1]:
+        return 0.0
+    iw = min(a[2], b[2]) - max(a[0], b[0]) + off
+    ih = min(a[3], b[3]) - max(a[1], b[1]) + off
+    inter = iw * ih
+    area = (a[2] - a[0] + off) * (a[3] - a[1] + off) + (b[2] - b[0] + off) * (b[3] - b[1] + off)
+    return inter / (area - inter)
+
+
+def matrix_nms_ref(bboxes, scores, score_threshold=0.0, post_threshold=0.0, nms_top_k=-1,
+                   keep_top_k=-1, use_gaussian=False, gaussian_sigma=2.0, background_label=0,
+                   normalized=True):
+    off = 0.0 if normalized else 1.0
+    outs, index, nums = [], [], []
+    for i in range(bboxes.shape[0]):
+        rows = []
+        for c in range(scores.shape[1]):
+            if c == background_label:
+                continue
+            cand = sorted([k for k in range(bboxes.shape[1])
+                           if scores[i, c, k] > score_threshold], key=lambda k: -scores[i, c, k])
+            cand = cand[:nms_top_k] if nms_top_k > -1 else cand
+            iou = [[_iou_off(bboxes[i, p], bboxes[i, q], off) for q in cand] for p in cand]
+            iou_max = [max(iou[p][:p], default=0.0) for p in range(len(cand))]
+            for p, k in enumerate(cand):
+                decay = 1.0
+                for q in range(p):
+                    if use_gaussian:
+                        d = math.exp((iou_max[q] ** 2 - iou[p][q] ** 2) * gaussian_sigma)
+                    else:
+                        d = (1 - iou[p][q]) / (1 - iou_max[q])
+                    decay = min(decay, d)
+                if scores[i, c, k] * decay > post_threshold:
+                    rows.append((scores[i, c, k] * decay, c, k))
+        rows.sort(key=lambda r: -r[0])
+        rows = rows[:keep_top_k] if keep_top_k > -1 else rows
+        outs += [[c, sc, *bboxes[i, k]] for sc, c, k in rows]
+        index += [[i * bboxes.shape[1] + k] for _, _, k in rows]
+        nums.append(len(rows))
+    return (np.array(outs, bboxes.dtype).reshape(-1, 6), np.array(nums, np.int32),
+            np.array(index, np.int32).reshape(-1, 1))
+
+
+def _matrix_nms_fn(bboxes, scores, **kw):
+    return V.matrix_nms(bboxes, scores, return_index=True, **kw)
+
+
+def _matrix_nms_samples(rng, dtype):
+    xy = rng.uniform(0, 1, (2, 8, 2))
+    boxes = np.concatenate([xy, xy + rng.uniform(0.1, 0.5, (2, 8, 2))], -1).astype(dtype)
+    scores = rng.uniform(0, 1, (2, 3, 8)).astype(dtype)
+    kw = dict(score_threshold=0.2, post_threshold=0.25, nms_top_k=5, keep_top_k=6)
+    return [Sample((boxes, scores), kw, name="linear"),
+            Sample((boxes, scores), dict(kw, use_gaussian=True, gaussian_sigma=1.5,
+                                         background_label=-1), name="gaussian"),
+            Sample((boxes, scores), dict(kw, normalized=False, background_label=1,
+                                         keep_top_k=-1, nms_top_k=-1), name="pixel")]
+
+
 ENTRIES = [
     OpEntry("nms", _nms_fn, nms_ref, _nms_samples, grad=False, onnx=False),
     OpEntry("yolo_box", V.yolo_box, yolo_box_ref, _yolo_box_samples, grad=False, onnx=False),
+    OpEntry("matrix_nms", _matrix_nms_fn, matrix_nms_ref, _matrix_nms_samples, grad=False,
+            onnx=False),
     OpEntry("prior_box", V.prior_box, prior_box_ref, _prior_samples, grad=False, onnx=False),
     OpEntry("generate_proposals", _gp_fn, _gp_ref, _gp_samples, grad=False, onnx=False,
             tol=1e3),
