@@ -84,6 +84,7 @@ class _Cumulative(OpDef):
 class Cumsum(_Cumulative):
     """Running sum along `axis`; `dtype` casts x first (bool/int keep their type)."""
 
+    amp = "float32"
     name = "cumsum"
     saves = ("x",)
     identity = 0
@@ -117,6 +118,7 @@ class Cumprod(_Cumulative):
     NOTE: the gradient divides by x, so it is inf/nan where x is exactly 0.
     """
 
+    amp = "float32"
     name = "cumprod"
     saves = ("x", "out")
     identity = 1

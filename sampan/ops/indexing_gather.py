@@ -167,6 +167,7 @@ class Scatter(OpDef):
     (overwrite=True, last write wins) or set to the sum of the updates for that row
     (overwrite=False; rows not indexed keep x)."""
 
+    amp = "float32_always"
     name = "scatter"
     inputs = ("x", "index", "updates")
     attrs = {"overwrite": True}

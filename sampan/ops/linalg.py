@@ -39,6 +39,7 @@ class Matmul(OpDef):
     removed again); batch dims broadcast. transpose_x/transpose_y swap the last two dims of
     a >= 2-D operand first (ignored for 1-D). Inputs are promoted to a common dtype."""
 
+    amp = "low"
     name = "matmul"
     inputs = ("x", "y")
     attrs = {"transpose_x": False, "transpose_y": False}
@@ -212,6 +213,7 @@ class Einsum(OpDef):
     '...' broadcasting and repeated subscripts such as 'ii->i'). The public function always
     passes the explicit ('->') form. Dtypes promote to a common one."""
 
+    amp = "low"
     name = "einsum"
     inputs = ("*operands",)
     attrs = {"equation": ""}
@@ -336,6 +338,7 @@ class Norm(OpDef):
     and where the whole norm is 0; for +-inf the gradient goes to every element attaining
     the extreme |x|."""
 
+    amp = "float32"
     name = "norm"
     attrs = {"p": 2.0, "axis": None, "keepdim": False}
     saves = ("x", "out")

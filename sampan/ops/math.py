@@ -204,6 +204,7 @@ class Pow(Binary):
     (1 ** -n = 1, 2 ** -1 = 0) instead of raising. dy = g * out * log(x) (nan for x < 0).
     """
 
+    amp = "float32"
     name = "pow"
     saves = ("x", "y", "out")
     onnx = "Pow"

@@ -33,6 +33,7 @@ class Erf(UnaryFloat):
 class Erfinv(UnaryFloat):
     """Inverse error function; +-inf at +-1, nan outside [-1, 1]."""
 
+    amp = "float32"
     name = "erfinv"
     saves = ("out",)
 

@@ -40,6 +40,7 @@ class Cos(UnaryFloat):
 class Tan(UnaryFloat):
     """Tangent (radians)."""
 
+    amp = "float32"
     name = "tan"
     saves = ("out",)
     onnx = "Tan"
@@ -55,6 +56,7 @@ class Tan(UnaryFloat):
 class Asin(UnaryFloat):
     """Arcsine; nan outside [-1, 1]."""
 
+    amp = "float32"
     name = "asin"
     onnx = "Asin"
 
@@ -69,6 +71,7 @@ class Asin(UnaryFloat):
 class Acos(UnaryFloat):
     """Arccosine; nan outside [-1, 1]."""
 
+    amp = "float32"
     name = "acos"
     onnx = "Acos"
 
@@ -97,6 +100,7 @@ class Atan(UnaryFloat):
 class Sinh(UnaryFloat):
     """Hyperbolic sine."""
 
+    amp = "float32"
     name = "sinh"
     onnx = "Sinh"
 
@@ -111,6 +115,7 @@ class Sinh(UnaryFloat):
 class Cosh(UnaryFloat):
     """Hyperbolic cosine."""
 
+    amp = "float32"
     name = "cosh"
     onnx = "Cosh"
 
@@ -168,6 +173,7 @@ class Acosh(UnaryFloat):
 class Atanh(UnaryFloat):
     """Inverse hyperbolic tangent; +-inf at +-1, nan outside [-1, 1]."""
 
+    amp = "float32"
     name = "atanh"
     onnx = "Atanh"
 

@@ -22,6 +22,7 @@ _LN10 = _m.log(10.0)
 class Exp(UnaryFloat):
     """out = e ** x."""
 
+    amp = "float32"
     name = "exp"
     saves = ("out",)
     onnx = "Exp"
@@ -37,6 +38,7 @@ class Exp(UnaryFloat):
 class Expm1(UnaryFloat):
     """out = e ** x - 1, accurate near 0."""
 
+    amp = "float32"
     name = "expm1"
     saves = ("out",)
 
@@ -55,6 +57,7 @@ class Expm1(UnaryFloat):
 class Log(UnaryFloat):
     """Natural logarithm; log(0) = -inf, log(x < 0) = nan."""
 
+    amp = "float32"
     name = "log"
     onnx = "Log"
 
@@ -86,6 +89,7 @@ class Log1p(UnaryFloat):
 class Log2(UnaryFloat):
     """Base-2 logarithm."""
 
+    amp = "float32"
     name = "log2"
 
     def onnx(self, b, node):
@@ -103,6 +107,7 @@ class Log2(UnaryFloat):
 class Log10(UnaryFloat):
     """Base-10 logarithm."""
 
+    amp = "float32"
     name = "log10"
 
     def onnx(self, b, node):
@@ -135,6 +140,7 @@ class Sqrt(UnaryFloat):
 class Rsqrt(UnaryFloat):
     """out = 1 / sqrt(x)."""
 
+    amp = "float32"
     name = "rsqrt"
     saves = ("out",)
 
@@ -155,6 +161,7 @@ class Rsqrt(UnaryFloat):
 class Square(UnarySame):
     """out = x * x; integer dtypes are kept."""
 
+    amp = "float32"
     name = "square"
 
     def onnx(self, b, node):
@@ -241,6 +248,7 @@ class Neg(UnarySame):
 class Reciprocal(UnaryFloat):
     """out = 1 / x; integer inputs give the default float."""
 
+    amp = "float32"
     name = "reciprocal"
     saves = ("out",)
     onnx = "Reciprocal"

@@ -235,6 +235,7 @@ class Silu(Activation):
 class Softplus(Activation):
     """out = log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
 
+    amp = "float32"
     name = "softplus"
     attrs = {"beta": 1.0, "threshold": 20.0}
 
@@ -284,6 +285,7 @@ class _AxisOp(Activation):
 class Softmax(_AxisOp):
     """out = exp(x - max) / sum(exp(x - max)) along `axis` (max subtracted for stability)."""
 
+    amp = "float32"
     name = "softmax"
 
     def onnx(self, b, node):
@@ -317,6 +319,7 @@ class Softmax(_AxisOp):
 class LogSoftmax(_AxisOp):
     """out = x - max - log(sum(exp(x - max))) along `axis`."""
 
+    amp = "float32"
     name = "log_softmax"
 
     def onnx(self, b, node):

@@ -36,6 +36,7 @@ class Linear(OpDef):
     it. One kernel and one tape node instead of matmul + add; all inputs share one float
     dtype."""
 
+    amp = "low"
     name = "linear"
     inputs = ("x", "weight", "bias?")
     saves = ("x", "weight")
@@ -185,6 +186,7 @@ class Embedding(OpDef):
     (already made non-negative) are zero and get no gradient. The weight gradient
     scatter-adds the output gradient into the looked-up rows."""
 
+    amp = "float32_always"
     name = "embedding"
     inputs = ("x", "weight")
     attrs = {"padding_idx": None}

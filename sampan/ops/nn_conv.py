@@ -153,6 +153,7 @@ class _Conv(_ConvBase):
     Gradients: x via _conv_input_grad (a transposed convolution sized like x), weight via
     _conv_weight_corr.
     """
+    amp = "low"
 
     def onnx(self, b, node):
         return b.conv(node)
@@ -301,6 +302,7 @@ class _ConvTranspose(_ConvBase):
 
     Gradients: x via a convolution of the cotangent, weight via _conv_weight_corr.
     """
+    amp = "low"
 
     def onnx(self, b, node):
         return b.conv(node, transposed=True)

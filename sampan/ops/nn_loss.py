@@ -59,6 +59,7 @@ class SoftmaxWithCrossEntropy(OpDef):
     softmax output carries no gradient of its own.
     """
 
+    amp = "float32"
     name = "softmax_with_cross_entropy"
     inputs = ("logits", "label")
     outputs = ("loss", "softmax")

@@ -288,6 +288,7 @@ class LayerNorm(OpDef):
     hold prod(x.shape[begin_norm_axis:]) elements (any shape, usually flat).
     saved_mean / saved_invstd have shape x.shape[:begin_norm_axis] and no gradient."""
 
+    amp = "float32"
     name = "layer_norm"
     inputs = ("x", "weight?", "bias?")
     outputs = ("out", "saved_mean", "saved_invstd")

@@ -37,6 +37,7 @@ def hyper(xp, param, *values):
 class Update(OpDef):
     """Base of the update rules. Output `<name>_out` is the new value of input `<name>`."""
 
+    amp = "keep"
     vjp = None
     check = True
 

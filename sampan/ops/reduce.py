@@ -84,6 +84,7 @@ def _sum_dtype(dtype, out=None):
 class Sum(Reduction):
     """Sum over `axis`; bool/int inputs sum to int64 unless `dtype` says otherwise."""
 
+    amp = "float32"
     name = "sum"
     attrs = {"axis": None, "keepdim": False, "dtype": None}
 
@@ -109,6 +110,7 @@ class Mean(Reduction):
     The mean of an empty slice is nan.
     """
 
+    amp = "float32"
     name = "mean"
 
     def onnx(self, b, node):
@@ -218,6 +220,7 @@ def _others_product(x, axes: tuple):
 class Prod(Reduction):
     """Product over `axis`; the result has x's dtype unless `dtype` says otherwise."""
 
+    amp = "float32"
     name = "prod"
     attrs = {"axis": None, "keepdim": False, "dtype": None}
 
