@@ -562,16 +562,22 @@ class _JsonlWriter:
 
 
 class VisualDL(Callback):
-    """Logs the training and evaluation scalars ("train/loss", "eval/acc", ...).
+    """Logs the training and evaluation scalars ("train/loss", "eval/acc", ...): train
+    scalars at the global step, eval scalars at the epoch.
 
-    With the `visualdl` package installed this writes VisualDL logs through
-    visualdl.LogWriter, as Paddle does. Without it (sampan does not require it) the
-    scalars go to a plain JSON-lines file `log_dir/scalars.jsonl`, one
-    {"tag": ..., "step": ..., "value": ...} object per line: train scalars use the global
-    step, eval scalars the epoch.
+    Writes through `visualdl.LogWriter` when the `visualdl` package is installed (as Paddle
+    does), else through `sampan.utils.LogWriter`, TensorBoard event files that
+    `tensorboard --logdir log_dir` shows (needs `pip install tensorboardX`). With neither
+    installed the scalars go to a plain JSON-lines file `log_dir/scalars.jsonl`, one
+    {"tag": ..., "step": ..., "value": ...} object per line, and a warning says so.
 
     Args:
         log_dir (str): the output directory.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> callback = paddle.callbacks.VisualDL(log_dir='visualdl_log_dir')
+        >>> # model.fit(train_dataset, eval_dataset, batch_size=64, callbacks=callback)
     """
 
     def __init__(self, log_dir: str) -> None:
@@ -587,8 +593,19 @@ class VisualDL(Callback):
                 import visualdl
                 self.writer = visualdl.LogWriter(self.log_dir)
             except ImportError:
-                self.writer = _JsonlWriter(self.log_dir)
+                self.writer = self._own_writer()
         return self.writer
+
+    def _own_writer(self):
+        from ..utils.log_writer import LogWriter
+        try:
+            return LogWriter(self.log_dir)
+        except ImportError:
+            warnings.warn(f"paddle.callbacks.VisualDL: neither visualdl nor tensorboardX is "
+                          f"installed, so the scalars go to "
+                          f"{os.path.join(self.log_dir, 'scalars.jsonl')} (JSON lines); "
+                          f"`pip install tensorboardX` writes TensorBoard event files")
+            return _JsonlWriter(self.log_dir)
 
     def on_train_begin(self, logs: dict | None = None) -> None:
         self.epochs = self.params.get("epochs")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import unique_name  # noqa: F401
+from .log_writer import LogWriter  # noqa: F401
 
 
 def run_check() -> None:

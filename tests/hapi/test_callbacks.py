@@ -1,6 +1,7 @@
 """paddle.callbacks: hook order, EarlyStopping, ModelCheckpoint, LR callbacks, VisualDL."""
 import json
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -162,11 +163,16 @@ def test_reduce_lr_on_plateau():
         assert model._optimizer.get_lr() == pytest.approx(lr)
 
 
-def test_visualdl_writes_scalar_log(tmp_path):
+def test_visualdl_writes_scalar_log(tmp_path, monkeypatch):
+    # the JSON-lines fallback, as without visualdl and tensorboardX (TensorBoard event files
+    # through tensorboardX: tests/utils/test_log_writer.py)
+    monkeypatch.setitem(sys.modules, "visualdl", None)
+    monkeypatch.setitem(sys.modules, "tensorboardX", None)
     log_dir = tmp_path / "vdl"
     model = _model()
-    model.fit(Blobs(8), Blobs(4), batch_size=4, epochs=2, verbose=0,
-              callbacks=[paddle.callbacks.VisualDL(str(log_dir))])
+    with pytest.warns(UserWarning, match="scalars.jsonl"):
+        model.fit(Blobs(8), Blobs(4), batch_size=4, epochs=2, verbose=0,
+                  callbacks=[paddle.callbacks.VisualDL(str(log_dir))])
     rows = [json.loads(line) for line in open(log_dir / "scalars.jsonl")]
     train = [r for r in rows if r["tag"] == "train/loss"]
     assert [r["step"] for r in train] == [1, 2, 3, 4]
