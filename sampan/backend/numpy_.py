@@ -14,6 +14,35 @@ from numpy import fft, linalg, random  # noqa: E402,F401
 ndarray = _np.ndarray
 newaxis = None
 
+_BF16 = _np.dtype(bfloat16)
+_F32 = _np.dtype(_np.float32)
+
+
+def matmul(a, b, out=None):
+    """NumPy's matmul; bfloat16 operands multiply as float32 and round the result to bfloat16.
+
+    NOTE: ml_dtypes' own bfloat16 matmul runs an element loop ~400x slower than BLAS and
+    returns float32 (so kernels disagreed with infer). Products of bfloat16 values are exact
+    in float32 and float32 accumulation is what bfloat16 hardware does, so this is the same
+    arithmetic at BLAS speed.
+    """
+    if a.dtype is not _BF16 and b.dtype is not _BF16:
+        return _np.matmul(a, b, out=out)
+    res = _np.matmul(_to_f32(a), _to_f32(b))
+    if _np.result_type(a.dtype, b.dtype) == _BF16:
+        res = res.astype(_BF16)
+    if out is None:
+        return res
+    out[...] = res
+    return out
+
+
+def _to_f32(a):
+    """bfloat16 -> float32 exactly by placing the 16 bits high (14x faster than astype)."""
+    if a.dtype is not _BF16:
+        return a.astype(_F32, copy=False)
+    return (a.view(_np.uint16).astype(_np.uint32) << 16).view(_F32)
+
 
 def _tune_allocator() -> None:
     """Keep freed large blocks in the C heap instead of returning them to the OS at once.
