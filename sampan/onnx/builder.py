@@ -173,12 +173,21 @@ class GraphBuilder(NNHelpers):
                 for n, s in zip(names, specs)]
 
     def elementwise(self, op_type: str, node, dtype=None, **attrs) -> str:
-        """A 1:1 elementwise op on the inputs cast to `dtype` (default: the output's)."""
-        for s in _flat(node.specs):
-            if s is not None and np_dtype(s.dtype).kind == "c":
+        """A 1:1 op on the inputs cast to `dtype`; by default (the string form of `onnx`)
+        inputs are cast to the output dtype only where they mix dtypes or feed integers to
+        a float op (Paddle's promotion), so ops like MatMulInteger keep their inputs."""
+        specs = [s for s in _flat(node.specs) if s is not None]
+        for s in specs:
+            if np_dtype(s.dtype).kind == "c":
                 raise Unsupported("complex tensors have no ONNX type")
+        if dtype is None:
+            kinds = {np_dtype(s.dtype) for s in specs}
+            out = node.out_dtype()
+            if len(kinds) == 1 and not (out.kind == "f" and next(iter(kinds)).kind != "f"):
+                return self.op(op_type, [i for i in _flat(node.inputs) if i is not None],
+                               **attrs)
         ins = self.like(node.inputs, node.specs, dtype or node.out_dtype())
-        return self.op(op_type, ins, **attrs)
+        return self.op(op_type, [i for i in ins if i is not None], **attrs)
 
     def compare(self, op_type: str, node) -> str:
         """A comparison on both inputs cast to their promoted dtype."""
