@@ -261,6 +261,85 @@ def _topk(ctx, ins, a):
     return [vals, paddle.cast(idx, "int64")]
 
 
+def _rnn_args(ins, a, gates: int):
+    """(x time-major, per-direction (W, R, Wb, Rb, h0 [, c0])) of an ONNX LSTM/GRU node."""
+    if a.get("activations") or a.get("clip") or a.get("input_forget"):
+        raise ValueError("custom activations, clip and input_forget are not supported")
+    if len(ins) > 4 and ins[4] is not None:
+        raise ValueError("sequence_lens is not supported (pad-free batches only)")
+    if len(ins) > 7 and ins[7] is not None:
+        raise ValueError("peephole weights (P) are not supported")
+    x = tensor(ins[0])
+    if a.get("layout", 0):
+        x = paddle.transpose(x, [1, 0, 2])
+    w, r = tensor(ins[1]), tensor(ins[2])
+    dirs, hidden = int(w.shape[0]), int(a["hidden_size"])
+    b = tensor(ins[3]) if len(ins) > 3 and ins[3] is not None else \
+        paddle.zeros([dirs, 2 * gates * hidden], w.dtype)
+    batch = x.shape[1]
+    states = []
+    for k in (5, 6)[:2 if gates == 4 else 1]:
+        v = ins[k] if len(ins) > k else None
+        states.append(tensor(v) if v is not None else
+                      paddle.zeros([dirs, batch, hidden], w.dtype))
+    per_dir = [(w[d], r[d], b[d][:gates * hidden], b[d][gates * hidden:],
+                *[st[d] for st in states]) for d in range(dirs)]
+    return x, per_dir, a.get("direction", "forward")
+
+
+def _run_dirs(x, per_dir, direction, cell, layout):
+    steps = list(range(x.shape[0]))
+    ys, finals = [], []
+    for d, args in enumerate(per_dir):
+        order = steps[::-1] if direction == "reverse" or d == 1 else steps
+        state, outs = args[4:], {}
+        for t in order:
+            state = cell(x[t], args[:4], state)
+            outs[t] = state[0]
+        ys.append(paddle.stack([outs[t] for t in steps]))
+        finals.append(state)
+    y = paddle.stack(ys, axis=1)   # [seq, dirs, batch, hidden]
+    result = [y] + [paddle.stack([f[k] for f in finals]) for k in range(len(finals[0]))]
+    if layout:
+        result = [paddle.transpose(y, [2, 0, 1, 3])] + \
+            [paddle.transpose(v, [1, 0, 2]) for v in result[1:]]
+    return result
+
+
+def _lstm(ctx, ins, a):
+    x, per_dir, direction = _rnn_args(ins, a, 4)
+
+    def cell(xt, wts, state):
+        w, r, wb, rb = wts
+        h, c = state
+        g = paddle.matmul(xt, w, transpose_y=True) + paddle.matmul(h, r, transpose_y=True) \
+            + wb + rb
+        i, o, f, cc = paddle.split(g, 4, axis=-1)   # ONNX gate order: i, o, f, c
+        c = F.sigmoid(f) * c + F.sigmoid(i) * paddle.tanh(cc)
+        return F.sigmoid(o) * paddle.tanh(c), c
+    return _run_dirs(x, per_dir, direction, cell, a.get("layout", 0))
+
+
+def _gru(ctx, ins, a):
+    x, per_dir, direction = _rnn_args(ins, a, 3)
+    before = bool(a.get("linear_before_reset", 0))
+
+    def cell(xt, wts, state):
+        w, r, wb, rb = wts
+        h = state[0]
+        xz, xr, xh = paddle.split(paddle.matmul(xt, w, transpose_y=True) + wb, 3, axis=-1)
+        rz, rr, rh_w = paddle.split(r, 3, axis=0)
+        bz, br, bh = paddle.split(rb, 3, axis=-1)
+        z = F.sigmoid(xz + paddle.matmul(h, rz, transpose_y=True) + bz)
+        rt = F.sigmoid(xr + paddle.matmul(h, rr, transpose_y=True) + br)
+        if before:
+            hh = paddle.tanh(xh + rt * (paddle.matmul(h, rh_w, transpose_y=True) + bh))
+        else:
+            hh = paddle.tanh(xh + paddle.matmul(rt * h, rh_w, transpose_y=True) + bh)
+        return ((1 - z) * hh + z * h,)
+    return _run_dirs(x, per_dir, direction, cell, a.get("layout", 0))
+
+
 OPS = {
     "Relu": _unary(F.relu), "Sigmoid": _unary(F.sigmoid), "Tanh": _unary(paddle.tanh),
     "Exp": _unary(paddle.exp), "Log": _unary(paddle.log), "Sqrt": _unary(paddle.sqrt),
@@ -294,4 +373,5 @@ OPS = {
     "ReduceProd": _reduce(paddle.prod), "ArgMax": _arg(paddle.argmax),
     "ArgMin": _arg(paddle.argmin), "Split": _split, "Clip": _clip, "TopK": _topk,
     "Einsum": lambda ctx, ins, a: paddle.einsum(a["equation"], *[tensor(v) for v in ins]),
+    "LSTM": _lstm, "GRU": _gru,
 }

@@ -101,6 +101,7 @@ class ONNXModel(Layer):
     def _node(self, node, env: dict) -> None:
         from onnx import helper
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        attrs = {k: v.decode() if isinstance(v, bytes) else v for k, v in attrs.items()}
         ins = [env[n] if n else None for n in node.input]
         try:
             if node.op_type == "If":

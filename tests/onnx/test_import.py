@@ -168,3 +168,36 @@ def test_corrupt_or_missing_file(tmp_path):
     bad.write_bytes(b"\x08\x07garbage\xff")
     with pytest.raises(ValueError, match="not a valid ONNX model"):
         paddle.onnx.load(str(bad))
+
+
+def _rnn_model(op: str, direction: str, **attrs):
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(4)
+    gates = 4 if op == "LSTM" else 3
+    dirs, hidden, feat = (2 if direction == "bidirectional" else 1), 5, 3
+    inits = [numpy_helper.from_array(rng.uniform(-0.5, 0.5, shape).astype(np.float32), n)
+             for n, shape in (("W", (dirs, gates * hidden, feat)),
+                              ("R", (dirs, gates * hidden, hidden)),
+                              ("B", (dirs, 2 * gates * hidden)),
+                              ("h0", (dirs, 2, hidden)))]
+    ins = ["x", "W", "R", "B", "", "h0"]
+    outs = ["y", "yh"] + (["yc"] if op == "LSTM" else [])
+    node = helper.make_node(op, ins, outs, hidden_size=hidden, direction=direction, **attrs)
+    vi = [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outs]
+    graph = helper.make_graph([node], "rnn", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [4, 2, feat])], vi, initializer=inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize("op,direction,attrs", [
+    ("LSTM", "forward", {}), ("LSTM", "bidirectional", {}), ("LSTM", "reverse", {}),
+    ("GRU", "forward", {}), ("GRU", "bidirectional", {"linear_before_reset": 1})])
+def test_recurrent_onnx_ops_match_onnxruntime(op, direction, attrs):
+    need_onnx()
+    model = _rnn_model(op, direction, **attrs)
+    x = _rand(4, 2, 3, seed=12)
+    want = run_model(model, {"x": x})
+    got = paddle.onnx.load(model)(paddle.to_tensor(x))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        compare(g.numpy(), w, 1e-5, 1e-5, f"{op} {direction}")
