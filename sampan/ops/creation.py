@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, norm_axis, register
@@ -82,6 +84,44 @@ class FullLike(OpDef):
     def compute(self, xp, x, fill_value=0.0, dtype=None):
         npd = x.dtype if dtype is None else _dt.convert_dtype(dtype).np
         return xp.full(x.shape, fill_scalar(fill_value), dtype=npd)
+
+
+@register
+class FullBatchLike(OpDef):
+    """out = a tensor of `shape` filled with `fill_value`, whose dim `output_dim_idx` is dim
+    `input_dim_idx` of x at run time (Paddle's fill_constant_batch_size_like): initial
+    states of a batch whose size a static Program knows only when it runs. x's values are not
+    read, so the op is not differentiable."""
+
+    name = "_full_batch_like"
+    attrs = {"shape": [], "fill_value": 0.0, "dtype": "float32", "input_dim_idx": 0,
+             "output_dim_idx": 0}
+    saves = ()
+    vjp = None
+
+    def onnx(self, b, node):
+        a = node.attrs
+        batch = b.op("Slice", [b.op("Shape", [node.inputs[0]]),
+                               b.const(np.array([a["input_dim_idx"]], np.int64)),
+                               b.const(np.array([a["input_dim_idx"] + 1], np.int64))])
+        dims = [b.const(np.array([d], np.int64)) for d in a["shape"]]
+        dims[a["output_dim_idx"]] = batch
+        value = b.scalar(a["fill_value"], node.out_dtype())
+        return b.op("Expand", [value, b.op("Concat", dims, axis=0)])
+
+    def _shape(self, batch, shape, output_dim_idx):
+        out = list(shape)
+        out[output_dim_idx] = batch
+        return out
+
+    def infer(self, x, shape=(), fill_value=0.0, dtype="float32", input_dim_idx=0,
+              output_dim_idx=0):
+        return TensorSpec(self._shape(x.shape[input_dim_idx], shape, output_dim_idx), dtype)
+
+    def compute(self, xp, x, shape=(), fill_value=0.0, dtype="float32", input_dim_idx=0,
+                output_dim_idx=0):
+        dims = self._shape(x.shape[input_dim_idx], shape, output_dim_idx)
+        return xp.full(tuple(dims), fill_scalar(fill_value), dtype=_dt.convert_dtype(dtype).np)
 
 
 @register

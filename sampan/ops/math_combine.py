@@ -125,12 +125,16 @@ class AddN(OpDef):
         if not inputs:
             raise ValueError("add_n: inputs must be a non-empty list of Tensors")
         first = inputs[0]
+        shape = list(first.shape)
         for i, s in enumerate(inputs[1:], 1):
-            if s.shape != first.shape or s.dtype is not first.dtype:
+            same = len(s.shape) == len(shape) and all(
+                a == b or a == -1 or b == -1 for a, b in zip(s.shape, shape))
+            if not same or s.dtype is not first.dtype:
                 raise ValueError(f"add_n: every input must have the shape and dtype of "
                                  f"inputs[0] ({list(first.shape)}, {first.dtype.name}); "
                                  f"inputs[{i}] has {list(s.shape)}, {s.dtype.name}")
-        return first
+            shape = [b if a == -1 else a for a, b in zip(shape, s.shape)]  # -1: run time
+        return first.with_shape(shape)
 
     def compute(self, xp, inputs):
         out = inputs[0].copy()

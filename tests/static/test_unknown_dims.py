@@ -1,6 +1,7 @@
 """Static Programs with an unknown (-1) batch dim: shapes and gradients that eager
 mode computes from concrete sizes must still come out right."""
 import numpy as np
+import pytest
 
 import sampan as paddle
 from sampan import static
@@ -92,3 +93,43 @@ def test_static_create_parameter_takes_initializer_objects():
         paddle.disable_static()
     np.testing.assert_array_equal(w, np.full((2, 3), 0.5, "float32"))
     np.testing.assert_allclose(vvt, np.eye(3), atol=1e-5)
+
+
+@pytest.mark.parametrize("case", ["nearest", "bilinear", "add_n", "lstm", "gru", "cell"])
+def test_layers_with_a_run_time_batch_match_eager(case):
+    """Functions that used to multiply or fill with a build-time -1 batch dim."""
+    import sampan.nn.functional as F
+    paddle.seed(3)
+    lstm = paddle.nn.LSTM(3, 4, num_layers=2, direction="bidirect")
+    gru = paddle.nn.GRU(3, 4)
+    cell = paddle.nn.GRUCell(3, 4)
+    fns = {
+        "nearest": (lambda x: F.interpolate(x, scale_factor=2, mode="nearest"), [3, 4, 4]),
+        "bilinear": (lambda x: F.interpolate(x, size=[6, 5], mode="bilinear"), [3, 4, 4]),
+        "add_n": (lambda x: paddle.add_n([x, paddle.ones([1, 3]).expand([2, 3]) * 0 + x]),
+                  [3]),
+        "lstm": (lambda x: lstm(x)[0], [5, 3]),
+        "gru": (lambda x: gru(x)[1], [5, 3]),
+        "cell": (lambda x: cell.get_initial_states(x, shape=[4], init_value=0.5) + x.sum(),
+                 [3]),
+    }
+    fn, rest = fns[case]
+    main = static.Program()
+    paddle.enable_static()
+    try:
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [-1] + rest, "float32")
+            y = fn(x)
+        exe = static.Executor()
+        for batch in (2, 3):
+            value = np.random.default_rng(batch).standard_normal([batch] + rest)
+            value = value.astype("float32")
+            if case == "add_n" and batch != 2:
+                continue  # the second input has a fixed batch of 2
+            got = exe.run(main, feed={"x": value}, fetch_list=[y])[0]
+            paddle.disable_static()
+            want = fn(paddle.to_tensor(value)).numpy()
+            paddle.enable_static()
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    finally:
+        paddle.disable_static()

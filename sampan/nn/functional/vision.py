@@ -109,6 +109,10 @@ def _apply_axis(x, mat: np.ndarray, axis: int):
     if axis == len(shape) - 1:
         return _T.matmul(x, _T.to_tensor(np.ascontiguousarray(mat.T).astype(npd)))
     before, after = math.prod(shape[:axis]), math.prod(shape[axis + 1:])
+    if shape[:axis].count(-1) > 1 or -1 in shape[axis:]:
+        raise ValueError(f"interpolate: x of shape {shape} has more than one dim known only at "
+                         f"run time; only the batch dim may be unknown (-1)")
+    before = -1 if -1 in shape[:axis] else before  # the batch size is known at run time
     out = _T.matmul(_T.to_tensor(mat.astype(npd)), _T.reshape(x, [before, shape[axis], after]))
     shape[axis] = mat.shape[0]
     return _T.reshape(out, shape)

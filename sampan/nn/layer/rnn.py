@@ -62,9 +62,13 @@ def _linear_seq(x, weight):
     if len(x.shape) != 3:
         return call("matmul", x, weight, transpose_y=True)
     T, B = x.shape[0], x.shape[1]
-    flat = call("reshape", x, shape=[T * B, x.shape[2]])
-    return call("reshape", call("matmul", flat, weight, transpose_y=True),
-                shape=[T, B, weight.shape[0]])
+    rows = -1 if T < 0 or B < 0 else T * B  # a static Program may know T or B only at run time
+    flat = call("reshape", x, shape=[rows, x.shape[2]])
+    out = call("matmul", flat, weight, transpose_y=True)
+    if T < 0 and B < 0:
+        raise ValueError(f"RNN: the sequence length and the batch size of x {list(x.shape)} are "
+                         f"both unknown; give one of them in the InputSpec")
+    return call("reshape", out, shape=[T, B, weight.shape[0]])
 
 
 # --- cells -----------------------------------------------------------------------------
@@ -87,7 +91,7 @@ class RNNCellBase(Layer):
         Returns:
             Tensor or nested tuple of Tensors shaped [batch, ...].
         """
-        batch = _flatten(batch_ref)[0].shape[batch_dim_idx]
+        ref = _flatten(batch_ref)[0]
         shapes = self.state_shape if shape is None else shape
         if dtype is None:
             try:
@@ -99,7 +103,10 @@ class RNNCellBase(Layer):
         def make(s):
             s = list(s)
             s = s[1:] if s and s[0] == -1 else s
-            return call("full", shape=[batch, *s], fill_value=float(init_value), dtype=dtype)
+            # the batch dim is read from `ref` when the op runs (a static Program may know it
+            # only then)
+            return call("_full_batch_like", ref, shape=[1, *s], fill_value=float(init_value),
+                        dtype=dtype, input_dim_idx=batch_dim_idx, output_dim_idx=0)
 
         def walk(s):
             if isinstance(s, (list, tuple)) and s and all(isinstance(d, int) for d in s):
@@ -582,13 +589,16 @@ class RNNBase(LayerList):
         for pname, param in zip(names, self.parameters()):
             setattr(self, pname, param)
 
-    def _split_states(self, initial_states, batch: int, dtype: str) -> list:
-        """Per layer: the state (or (h, c)) of each direction."""
+    def _split_states(self, initial_states, x, dtype: str) -> list:
+        """Per layer: the state (or (h, c)) of each direction; x is time-major."""
         L, D = self.num_layers, self.num_directions
-        if initial_states is None:
+        batch = x.shape[1]
+        if initial_states is None:  # the batch dim comes from x when the op runs
             dims = (self.proj_size or self.hidden_size, self.hidden_size)
-            initial_states = tuple(call("full", shape=[L * D, batch, dims[i]], fill_value=0.0,
-                                        dtype=dtype) for i in range(self.state_components))
+            initial_states = tuple(call("_full_batch_like", x, shape=[L * D, 1, dims[i]],
+                                        fill_value=0.0, dtype=dtype, input_dim_idx=1,
+                                        output_dim_idx=1)
+                                   for i in range(self.state_components))
         elif self.state_components == 1:
             initial_states = (initial_states,)
         if len(initial_states) != self.state_components:
@@ -615,7 +625,7 @@ class RNNBase(LayerList):
         _check_inputs(name, inputs, self.input_size, self.time_major)
         dtype = inputs.dtype.name
         x = _time_major(inputs, self.time_major)
-        states = self._split_states(initial_states, x.shape[1], dtype)
+        states = self._split_states(initial_states, x, dtype)
         if inputs.dtype != self.weight_ih_l0.dtype:
             raise TypeError(f"{name}: inputs ({dtype}) must have the dtype of the parameters "
                             f"({self.weight_ih_l0.dtype.name})")

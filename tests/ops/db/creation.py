@@ -2,6 +2,7 @@
 import numpy as np
 
 import sampan as paddle
+from sampan.ops.dispatch import call
 from tests.ops.op_db import OpEntry, Sample
 
 _ALL = ("float64", "float32", "int64", "int32", "bool")
@@ -28,6 +29,26 @@ def _like_samples(rng, dtype):
         return rng.uniform(-2, 2, shape).astype(dtype)
     return [Sample((r(2, 3),)), Sample((r(),), name="0-d"), Sample((r(0, 2),), name="empty"),
             Sample((r(3, 2).T,), {"dtype": "int32"}, name="dtype")]
+
+
+def _full_batch_like(x, **attrs):
+    return call("_full_batch_like", x, **attrs)
+
+
+def _ref_full_batch_like(x, shape, fill_value=0.0, dtype="float32", input_dim_idx=0,
+                         output_dim_idx=0):
+    dims = list(shape)
+    dims[output_dim_idx] = x.shape[input_dim_idx]
+    return np.full(dims, fill_value, dtype)
+
+
+def _batch_like_samples(rng, dtype):
+    x = rng.uniform(-2, 2, (3, 4)).astype(dtype)
+    return [Sample((x,), {"shape": [1, 5], "fill_value": 1.5}),
+            Sample((x,), {"shape": [2, 1, 5], "fill_value": -2.0, "input_dim_idx": 1,
+                          "output_dim_idx": 1, "dtype": "float64"}, name="dims"),
+            Sample((x[:0],), {"shape": [7, 2], "output_dim_idx": 1, "dtype": "int64"},
+                   name="empty")]
 
 
 def _ref_like(value):
@@ -216,6 +237,8 @@ ENTRIES = [
             name="ones_like"),
     OpEntry("full_like", paddle.empty_like, _ref_like(0), _like_samples, grad=False,
             name="empty_like"),
+    OpEntry("_full_batch_like", _full_batch_like, _ref_full_batch_like, _batch_like_samples,
+            grad=False),
     OpEntry("arange", paddle.arange, _ref_arange, _arange_samples,
             dtypes=("float64", "float32", "int64", "int32"), grad=False),
     OpEntry("arange", paddle.arange, _ref_arange_default, _arange_default_samples,
