@@ -119,6 +119,8 @@ class Model:
         self._optimizer = None
         self._metrics: list = []
         self._amp_level = "O0"
+        self._amp = _amp_settings(None, "O0")
+        self._scaler = None
         self._input_info = None
         self._test_dataloader = None
         self.stop_training = False
@@ -156,8 +158,12 @@ class Model:
             optimizer (Optimizer, optional): needed for training.
             loss (Layer|callable, optional): called as loss(*outputs, *labels).
             metrics (Metric|list of Metric, optional): evaluated on every batch.
-            amp_configs (str|dict, optional): accepted for compatibility; sampan runs in
-                float32 on CPU, so a level other than "O0" is ignored with a warning.
+            amp_configs (str|dict, optional): 'O1'/'O2' or a dict with 'level', the
+                GradScaler settings ('init_loss_scaling', 'incr_ratio', ...),
+                'custom_white_list', 'custom_black_list' and (sampan extra) 'dtype'
+                ('float16', Paddle's only choice, or 'bfloat16'). float16 on CPU behaves
+                as in Paddle 3.3.1 (auto_cast warns and keeps float32, the scaler is off);
+                bfloat16 trains in mixed precision (O2 decorates the network).
         """
         from ..nn import Layer
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
@@ -173,9 +179,12 @@ class Model:
         self._metrics = metrics
         self._prepared = True
         self._amp_level = _amp_level(amp_configs)
-        if self._amp_level != "O0":
-            warnings.warn(f"paddle.Model.prepare: amp_configs (level {self._amp_level}) is "
-                          f"ignored; sampan trains in the network's own dtype")
+        self._amp = _amp_settings(amp_configs, self._amp_level)
+        self._scaler = None
+        if self._amp_level == "O2" and optimizer is not None:
+            from .. import amp
+            self.network, self._optimizer = amp.decorate(
+                self.network, optimizer, level="O2", dtype=self._amp["dtype"])
 
     def parameters(self, *args: Any, **kwargs: Any) -> list:
         """The network's parameters."""
@@ -214,14 +223,24 @@ class Model:
         self._check_trainable("train_batch")
         self.network.train()
         self.mode = "train"
-        outputs, labels = self._outputs_and_labels(inputs, labels)
+        from .. import amp
+        with amp.auto_cast(enable=self._amp_level != "O0", level=self._amp_level,
+                           dtype=self._amp["dtype"], **self._amp["lists"]):
+            outputs, labels = self._outputs_and_labels(inputs, labels)
         losses = self._loss_values(outputs, labels)
         final = losses[0]
         for extra in losses[1:]:
             final = final + extra
+        if self._amp_level != "O0" and self._amp["dtype"] == "float16":
+            if self._scaler is None:
+                self._scaler = amp.GradScaler(**self._amp["scaler"])
+            final = self._scaler.scale(final)
         final.backward()
         if update:
-            self._optimizer.step()
+            if self._scaler is not None:
+                self._scaler.minimize(self._optimizer, final)
+            else:
+                self._optimizer.step()
             self.network.clear_gradients()
         with no_grad():
             metrics = self._update_metrics(outputs, labels)
@@ -545,3 +564,26 @@ def _amp_level(amp_configs) -> str:
     if level not in _AMP_LEVELS:
         raise ValueError("The level of amp_configs should be 'O0', 'O1' or 'O2'.")
     return level
+
+
+_AMP_SCALER_KEYS = {"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                    "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling"}
+
+
+def _amp_settings(amp_configs, level: str) -> dict:
+    """{'dtype', 'lists' (auto_cast custom lists), 'scaler' (GradScaler kwargs)}."""
+    conf = dict(amp_configs) if isinstance(amp_configs, dict) else {}
+    conf.pop("level", None)
+    lists = {k: conf.pop(k) for k in ("custom_white_list", "custom_black_list") if k in conf}
+    dtype = conf.pop("dtype", "float16")
+    if dtype not in ("float16", "bfloat16"):
+        raise ValueError(f"paddle.Model.prepare: amp_configs['dtype'] must be 'float16' or "
+                         f"'bfloat16', got {dtype!r}")
+    if "use_fp16_guard" in conf:
+        raise ValueError("'use_fp16_guard' is supported in static graph mode only.")
+    unknown = set(conf) - _AMP_SCALER_KEYS
+    if unknown and level != "O0":
+        raise ValueError(f"Except for 'level', the keys of 'amp_configs' must be accepted by "
+                         f"mixed precision APIs, but {tuple(sorted(unknown))} could not be "
+                         f"recognized.")
+    return {"dtype": dtype, "lists": lists, "scaler": conf}

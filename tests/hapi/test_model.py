@@ -177,14 +177,15 @@ def test_load_mismatch(tmp_path):
         other.load(str(tmp_path / "missing"))
 
 
-def test_prepare_errors_and_amp_warning():
+def test_prepare_errors_and_amp_configs():
     model = Model(_net())
     with pytest.raises(TypeError, match="Metric"):
         model.prepare(metrics=[object()])
     with pytest.raises(TypeError, match="loss"):
         model.prepare(loss=3)
-    with pytest.warns(UserWarning, match="amp_configs"):
-        model.prepare(amp_configs="O1")
+    model.prepare(amp_configs="O1")  # AMP training itself: tests/amp/test_hapi_amp.py
+    with pytest.raises(ValueError, match="could not be recognized"):
+        model.prepare(amp_configs={"level": "O1", "bogus": 1})
     with pytest.raises(ValueError, match="'O0', 'O1' or 'O2'"):
         model.prepare(amp_configs="O3")
     with pytest.raises(TypeError, match="InputSpec"):
