@@ -18,3 +18,4 @@ from . import vision_det, vision_roi, vision_yolo  # noqa: F401
 from . import text_ops  # noqa: F401
 from . import math_igamma  # noqa: F401
 from . import quant  # noqa: F401
+from . import collective  # noqa: F401
