@@ -17,7 +17,7 @@ class PTQ(Quantization):
         >>> from sampan.quantization import PTQ, QuantConfig
         >>> from sampan.quantization.observers import AbsmaxObserver
         >>> model = paddle.nn.Sequential(paddle.nn.Linear(4, 3))
-        >>> model.eval()
+        >>> _ = model.eval()
         >>> ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
         >>> observed = ptq.quantize(model)
         >>> _ = observed(paddle.rand([8, 4]))      # calibration

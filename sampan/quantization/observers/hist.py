@@ -61,6 +61,9 @@ class HistObserverLayer(_HistLayer):
         return (min(idx, self._bins - 1) + 1) * self._width()
 
 
+_EPS = 1e-4
+
+
 def kl_threshold(hist: np.ndarray, width: float, levels: int) -> float:
     """The clipping threshold whose `levels`-level quantized distribution is closest (KL) to
     the histogram: outliers beyond it are folded into the last bin (TensorRT's method)."""
@@ -68,18 +71,21 @@ def kl_threshold(hist: np.ndarray, width: float, levels: int) -> float:
     for i in range(levels, len(hist) + 1):
         p = hist[:i].copy()
         p[-1] += hist[i:].sum()
-        chunks = np.array_split(np.arange(i), levels)
-        q = np.zeros(i)
-        for c in chunks:
-            nz = hist[c] > 0
-            if nz.any():
-                q[c[nz]] = hist[c].sum() / nz.sum()
+        # q: each of `levels` chunks of hist[:i] spreads its count over its nonzero bins
+        starts = np.array([c[0] for c in np.array_split(np.arange(i), levels)])
+        lengths = np.diff(np.append(starts, i))
+        nz = hist[:i] > 0
+        sums = np.add.reduceat(hist[:i], starts)
+        counts = np.add.reduceat(nz.astype("float64"), starts)
+        q = np.repeat(sums / np.maximum(counts, 1.0), lengths) * nz
         ps, qs = p.sum(), q.sum()
         if ps == 0 or qs == 0:
             continue
         p, q = p / ps, q / qs
         mask = p > 0
-        kl = np.inf if (q[mask] == 0).any() else float((p[mask] * np.log(p[mask] / q[mask])).sum())
+        # smoothing (as TensorRT): bins that hold only folded outliers get a tiny q
+        q = np.where(mask & (q == 0), _EPS, q)
+        kl = float((p[mask] * np.log(p[mask] / q[mask])).sum())
         if kl < best:
             best, best_i = kl, i
     return (best_i + 0.5) * width
@@ -89,12 +95,8 @@ class KLObserverLayer(_HistLayer):
     """scale = the KL-divergence threshold over the histogram of |x| (quant_bits levels)."""
 
     def _threshold(self) -> float:
-        hist = self._hist
-        if self._bins > 512:   # KL search cost grows with bins^2: search on a coarser grid
-            factor = self._bins // 512
-            hist = hist.reshape(-1, factor).sum(1)
         levels = 2 ** (self._quant_bits - 1)
-        return kl_threshold(hist, self._top / hist.size, levels)
+        return kl_threshold(self._hist, self._width(), levels)
 
 
 class HistObserver(ObserverFactory):
@@ -104,9 +106,9 @@ class HistObserver(ObserverFactory):
         >>> import sampan as paddle
         >>> from sampan.quantization.observers import HistObserver
         >>> ob = HistObserver(percent=0.5, bins_count=100)._instance(None)
-        >>> _ = ob(paddle.arange(1, 101, dtype="float32"))
+        >>> _ = ob(paddle.arange(1, 101, dtype="float32"))   # 50 lies in the bin [50, 51)
         >>> float(ob.scales())
-        50.0
+        51.0
     """
 
     layer_class = HistObserverLayer

@@ -127,8 +127,9 @@ class FakeQuanterChannelWiseAbsMax(QuanterFactory):
         >>> import sampan as paddle
         >>> from sampan.quantization.quanters import FakeQuanterChannelWiseAbsMax
         >>> q = FakeQuanterChannelWiseAbsMax()._instance(paddle.nn.Linear(2, 2))
+        >>> # 0.1 / 0.2 * 127 = 63.5 rounds away from zero to 64 -> 64 * 0.2 / 127
         >>> q(paddle.to_tensor([[1.0, 0.1], [-0.5, 0.2]])).numpy().round(4)
-        array([[ 1.    ,  0.1   ],
+        array([[ 1.    ,  0.1008],
                [-0.5039,  0.2   ]], dtype=float32)
     """
 
