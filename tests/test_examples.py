@@ -1,9 +1,16 @@
-"""The README's main job runs and learns."""
+"""The examples run and learn: logistic regression, the quickstart (LeNet on real digits),
+the CIFAR-10 ResNet (on a synthetic file in the real format)."""
+import io
+import pickle
 import runpy
 import sys
+import tarfile
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+import sampan as paddle
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,3 +58,42 @@ def test_quickstart_without_scikit_learn_says_what_to_install(tmp_path, monkeypa
     with pytest.raises(SystemExit, match="pip install scikit-learn"):
         mod["main"](out=str(tmp_path))
     assert not any(tmp_path.iterdir())
+
+
+def _fake_cifar10(path, per_batch=16, seed=0):
+    """A cifar-10-python.tar.gz in the real layout (5 pickled training batches and
+    test_batch) with random images whose brightness follows the label."""
+    rng = np.random.default_rng(seed)
+    with tarfile.open(path, "w:gz") as tar:
+        for name in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]:
+            labels = rng.integers(0, 10, per_batch)
+            data = (rng.integers(0, 128, (per_batch, 3072)) + labels[:, None] * 12)
+            blob = pickle.dumps({b"data": data.astype(np.uint8), b"labels": labels.tolist()})
+            info = tarfile.TarInfo(f"cifar-10-batches-py/{name}")
+            info.size = len(blob)
+            tar.addfile(info, io.BytesIO(blob))
+    return str(path)
+
+
+def test_cifar10_resnet_example_trains_from_a_local_file(tmp_path, capsys):
+    mod = runpy.run_path(str(ROOT / "examples" / "cifar10_resnet.py"))
+    result = mod["main"](_fake_cifar10(tmp_path / "c10.tar.gz"), epochs=1, depth=8,
+                         batch_size=16, verbose=1)
+    out = capsys.readouterr().out
+    assert "CIFAR-10: 80 training and 16 test images; ResNet-8" in out
+    assert "step 5/5 [" in out and "test accuracy" in out
+    assert 0.0 <= result["acc"] <= 1.0 and np.isfinite(result["loss"])
+    net = mod["CifarResNet"](14)
+    assert len(net.stages) == 6 and net(paddle.rand([2, 3, 32, 32])).shape == [2, 10]
+    with pytest.raises(ValueError, match="depth must be 6n\\+2"):
+        mod["CifarResNet"](10)
+
+
+def test_cifar10_resnet_example_without_the_file_says_where_to_get_it(tmp_path):
+    mod = runpy.run_path(str(ROOT / "examples" / "cifar10_resnet.py"))
+    with pytest.raises(SystemExit) as info:
+        mod["main"](str(tmp_path / "missing.tar.gz"))
+    msg = str(info.value)
+    assert "needs CIFAR-10" in msg and "missing.tar.gz" in msg
+    assert "https://dataset.bj.bcebos.com/cifar/cifar-10-python.tar.gz" in msg
+    assert "--data-file" in msg
