@@ -1,0 +1,180 @@
+"""The MPI communicator behind sampan's collective OpDefs: mpi4py non-blocking calls on the
+NumPy buffers themselves (no copies, no pickling), each waited on with a polling deadline so
+that a rank that died or never joined raises a TimeoutError naming the rank and the call.
+Imports mpi4py lazily (only when a process group is created); imports only `ops` of sampan.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+DEFAULT_TIMEOUT = float(os.environ.get("SAMPAN_DIST_TIMEOUT", "300"))
+
+# dtypes MPI reduces natively; others are reduced in a wider type and cast back
+_NATIVE = {np.dtype(t) for t in ("float32", "float64", "int8", "int16", "int32", "int64",
+                                 "uint8", "uint16", "uint32", "uint64", "complex64",
+                                 "complex128")}
+
+
+def mpi():
+    """The mpi4py MPI module, with a clear error when it is missing."""
+    try:
+        from mpi4py import MPI
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("paddle.distributed needs mpi4py and an MPI library: "
+                          "pip install mpi4py mpich") from exc
+    return MPI
+
+
+def _mpi_op(op: str):
+    MPI = mpi()
+    return {"sum": MPI.SUM, "avg": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN,
+            "prod": MPI.PROD}[op]
+
+
+class Task:
+    """A pending point-to-point or collective call (paddle's task): `wait()` blocks until it
+    completes or the deadline passes; `is_completed()` polls once."""
+
+    def __init__(self, comm: "MpiComm", requests, what: str, on_done=None) -> None:
+        self._comm, self._reqs, self._what, self._on_done = comm, list(requests), what, on_done
+        self._done = False
+
+    def is_completed(self) -> bool:
+        if not self._done and all(r.Test() for r in self._reqs):
+            self._finish()
+        return self._done
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if not self._done:
+            self._comm.wait_all(self._reqs, self._what, timeout)
+            self._finish()
+        return True
+
+    def _finish(self) -> None:
+        self._done = True
+        if self._on_done is not None:
+            self._on_done()
+
+
+class MpiComm:
+    """One process group over an mpi4py communicator (`rank`, `nranks`, `timeout` s)."""
+
+    def __init__(self, comm, group_id: int = 0, timeout: float | None = None) -> None:
+        self.comm = comm
+        self.group_id = group_id
+        self.rank = comm.Get_rank()
+        self.nranks = comm.Get_size()
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else float(timeout)
+
+    def wait_all(self, reqs, what: str, timeout: float | None = None) -> None:
+        """Poll `reqs` until all complete; past the deadline raise naming rank and call."""
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        pause = 0.0
+        MPI = mpi()
+        while not MPI.Request.Testall(reqs):
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"paddle.distributed.{what}: rank {self.rank} of {self.nranks} (group "
+                    f"{self.group_id}) waited {limit:g} s and the call did not complete; "
+                    f"another rank has died, hung or never joined (set the limit with "
+                    f"init_parallel_env(timeout=...) or SAMPAN_DIST_TIMEOUT)")
+            time.sleep(pause)
+            pause = min(max(pause * 2, 1e-5), 1e-3)
+
+    def _run(self, req, what: str) -> None:
+        self.wait_all([req], what)
+
+    # --- collectives on NumPy arrays ------------------------------------------------------
+    def all_reduce(self, x, op: str):
+        x, back = _reducible(x)
+        out = np.empty_like(x)
+        self._run(self.comm.Iallreduce(x, out, op=_mpi_op(op)), "all_reduce")
+        return back(_average(out, op, self.nranks))
+
+    def broadcast(self, x, src: int):
+        buf = np.array(x, copy=True, order="C")
+        self._run(self.comm.Ibcast(_bytes(buf), root=src), "broadcast")
+        return buf
+
+    def all_gather(self, x):
+        x = np.ascontiguousarray(x)
+        out = np.empty((self.nranks,) + x.shape, x.dtype)
+        self._run(self.comm.Iallgather(_bytes(x), _bytes(out)), "all_gather")
+        return out
+
+    def reduce(self, x, op: str, dst: int):
+        x, back = _reducible(x)
+        out = np.empty_like(x)
+        self._run(self.comm.Ireduce(x, out, op=_mpi_op(op), root=dst), "reduce")
+        if self.rank != dst:
+            return back(x.copy())
+        return back(_average(out, op, self.nranks))
+
+    def scatter(self, x, src: int):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape[1:], x.dtype)
+        self._run(self.comm.Iscatter(_bytes(x), _bytes(out), root=src), "scatter")
+        return out
+
+    def reduce_scatter(self, x, op: str):
+        x, back = _reducible(x)
+        out = np.empty(x.shape[1:], x.dtype)
+        self._run(self.comm.Ireduce_scatter_block(x, out, op=_mpi_op(op)), "reduce_scatter")
+        return back(_average(out, op, self.nranks))
+
+    def alltoall(self, x):
+        x = np.ascontiguousarray(x)
+        out = np.empty_like(x)
+        self._run(self.comm.Ialltoall(_bytes(x), _bytes(out)), "alltoall")
+        return out
+
+    def send(self, x, peer: int) -> None:
+        self.isend(x, peer).wait()
+
+    def recv(self, shape, dtype, peer: int):
+        out = np.empty(shape, dtype)
+        self.irecv(out, peer).wait()
+        return out
+
+    def barrier(self) -> None:
+        self._run(self.comm.Ibarrier(), "barrier")
+
+    # --- non-blocking forms -----------------------------------------------------------------
+    def isend(self, x, peer: int) -> Task:
+        x = np.ascontiguousarray(x)
+        return Task(self, [self.comm.Isend(_bytes(x), dest=peer, tag=7)], "send")
+
+    def irecv(self, out, peer: int, on_done=None) -> Task:
+        return Task(self, [self.comm.Irecv(_bytes(out), source=peer, tag=7)], "recv", on_done)
+
+    def iall_reduce(self, x, op: str, what: str = "all_reduce") -> Task:
+        """Start an in-place all_reduce of the contiguous buffer `x` (DataParallel buckets)."""
+        return Task(self, [self.comm.Iallreduce(mpi().IN_PLACE, x, op=_mpi_op(op))], what)
+
+
+def _bytes(x):
+    """The array's own memory as an MPI byte buffer (any dtype, incl. bfloat16 and bool)."""
+    return [x.reshape(-1).view(np.uint8), mpi().BYTE]
+
+
+def _reducible(x):
+    """(array MPI can reduce, function restoring the original dtype)."""
+    x = np.ascontiguousarray(x)
+    if x.dtype in _NATIVE:
+        return x, lambda a: a
+    dtype = x.dtype
+    wide = np.float64 if dtype.kind == "f" or dtype.name == "bfloat16" else np.int64
+    return x.astype(wide), lambda a: a.astype(dtype)
+
+
+def _average(out, op: str, n: int):
+    if op != "avg":
+        return out
+    if out.dtype.kind in "iub":
+        return (out // n).astype(out.dtype)
+    out /= n
+    return out

@@ -1,0 +1,126 @@
+"""A job of N ranks started by one mpiexec with Paddle's trainer environment and watched
+through per-rank status files (written by `sampan.distributed._rank`); used by the launcher
+and by spawn.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+_BASE_PORT = 6170
+
+
+def rank_env(rank: int, nranks: int, ips: str = "127.0.0.1") -> dict:
+    """The variables Paddle's launcher gives rank `rank` of `nranks` on one node."""
+    host = ips.split(",")[0] or "127.0.0.1"
+    endpoints = [f"{host}:{_BASE_PORT + r}" for r in range(nranks)]
+    return {"PADDLE_TRAINER_ID": str(rank), "PADDLE_TRAINERS_NUM": str(nranks),
+            "PADDLE_TRAINER_ENDPOINTS": ",".join(endpoints),
+            "PADDLE_CURRENT_ENDPOINT": endpoints[rank], "PADDLE_RANK_IN_NODE": str(rank),
+            "PADDLE_LOCAL_RANK": str(rank), "PADDLE_GLOBAL_RANK": str(rank),
+            "PADDLE_LOCAL_SIZE": str(nranks), "PADDLE_GLOBAL_SIZE": str(nranks),
+            "PADDLE_NNODES": "1", "PADDLE_MASTER": endpoints[0],
+            "PADDLE_DISTRI_BACKEND": "mpi", "OMP_NUM_THREADS": "1"}
+
+
+def _mpiexec() -> str:
+    path = shutil.which("mpiexec") or shutil.which("mpirun")
+    if path is None:
+        raise RuntimeError("paddle.distributed.launch: mpiexec was not found; "
+                           "pip install mpich mpi4py")
+    return path
+
+
+class Job:
+    """N ranks of `argv_tail` (arguments after `python -m sampan.distributed._rank`)
+    started by one mpiexec and watched through per-rank status files."""
+
+    def __init__(self, nranks: int, argv_tail: list, ips: str = "127.0.0.1") -> None:
+        self.nranks = nranks
+        self.status_dir = tempfile.mkdtemp(prefix="sampan_dist_")
+        cmd = [_mpiexec()]
+        for rank in range(nranks):
+            if rank:
+                cmd.append(":")
+            cmd += ["-n", "1"]
+            for key, value in rank_env(rank, nranks, ips).items():
+                cmd += ["-env", key, value]
+            cmd += ["-env", "SAMPAN_DIST_STATUS", self.status_dir]
+            cmd += [sys.executable, "-m", "sampan.distributed._rank"] + list(argv_tail)
+        self.proc = subprocess.Popen(cmd, start_new_session=True)
+
+    def _file(self, rank: int, kind: str) -> str:
+        return os.path.join(self.status_dir, f"rank_{rank}.{kind}")
+
+    def _dead_rank(self):
+        """A rank whose process is gone without reporting success or an error, or None."""
+        for rank in range(self.nranks):
+            if os.path.exists(self._file(rank, "done")) or os.path.exists(
+                    self._file(rank, "err")):
+                continue
+            try:
+                with open(self._file(rank, "pid")) as f:
+                    pid = int(f.read())
+            except (OSError, ValueError):
+                continue
+            if not _alive(pid):
+                return rank
+        return None
+
+    def _errors(self) -> list:
+        return [r for r in range(self.nranks) if os.path.exists(self._file(r, "err"))]
+
+    def wait(self) -> tuple:
+        """Watch until every rank finishes or one fails; returns (ok, report text)."""
+        failed = None
+        while self.proc.poll() is None:
+            errors = self._errors()
+            dead = None if errors else self._dead_rank()
+            if errors or dead is not None:
+                time.sleep(0.3)   # let a rank that raised finish writing its traceback
+                failed = self._report(self._errors(), dead)
+                self.stop()
+                break
+            time.sleep(0.05)
+        code = self.proc.wait()
+        if failed is None and code != 0:
+            failed = self._report(self._errors(), self._dead_rank()) or (
+                f"paddle.distributed.launch: mpiexec exited with code {code}")
+        shutil.rmtree(self.status_dir, ignore_errors=True)
+        return failed is None, failed or ""
+
+    def _report(self, errors: list, dead) -> str:
+        parts = []
+        for rank in errors:
+            with open(self._file(rank, "err")) as f:
+                parts.append(f"rank {rank} of {self.nranks} failed:\n{f.read()}")
+        if dead is not None and dead not in errors:
+            parts.append(f"rank {dead} of {self.nranks} died without a Python traceback "
+                         f"(killed by a signal or os._exit)")
+        return "\n".join(parts)
+
+    def stop(self) -> None:
+        """Stop mpiexec and every rank it started."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.proc.wait(timeout=3)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
