@@ -12,6 +12,7 @@ from .layer.conv import *  # noqa: F401,F403
 from .layer.distance import *  # noqa: F401,F403
 from .layer.loss import *  # noqa: F401,F403
 from .layer.norm import *  # noqa: F401,F403
+from .layer.sync_batch_norm import SyncBatchNorm  # noqa: F401,E402  (cross-rank statistics)
 from .layer.pooling import *  # noqa: F401,F403
 from .layer.rnn import *  # noqa: F401,F403
 from .layer.transformer import *  # noqa: F401,F403
