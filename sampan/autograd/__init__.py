@@ -5,6 +5,8 @@ Imports `framework`, `ops` and its own engine.
 from __future__ import annotations
 
 import functools
+import inspect
+import types
 
 import numpy as np
 
@@ -16,13 +18,23 @@ from .py_layer import PyLayer, PyLayerContext  # noqa: F401
 from .functional import Jacobian, hessian, jacobian  # noqa: F401
 
 
+def _wrap_like(wrapper, func) -> None:
+    """Give a decorator object func's name, doc and signature (inspect treats objects with
+    __get__ as builtins unless they carry __signature__)."""
+    functools.update_wrapper(wrapper, func)
+    try:
+        wrapper.__signature__ = inspect.signature(func)
+    except (TypeError, ValueError):
+        pass
+
+
 class no_grad:
     """Disable gradient recording; a context manager and a decorator."""
 
     def __init__(self, func=None) -> None:
         self._func = func
         if func is not None:
-            functools.update_wrapper(self, func)
+            _wrap_like(self, func)
 
     def __call__(self, *args, **kwargs):
         if self._func is None:  # used as @no_grad() on a function
@@ -33,7 +45,7 @@ class no_grad:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        return functools.partial(self.__call__, obj)
+        return types.MethodType(self, obj)  # keeps __name__ and the signature
 
     _mode = False
 
@@ -91,12 +103,27 @@ class saved_tensors_hooks:
         STATE.saved_hooks = self.prev
 
 
-class set_grad_enabled:
-    """Turn gradient recording on or off (context manager)."""
+class set_grad_enabled(no_grad):
+    """Turn gradient recording on or off: as a call, a context manager (restoring the
+    previous mode on exit) or a decorator (`@set_grad_enabled(False)`)."""
 
-    def __init__(self, mode: bool) -> None:
+    def __init__(self, mode: bool, func=None) -> None:
+        self._mode = bool(mode)
+        self._func = func
+        if func is not None:
+            _wrap_like(self, func)
+            return
         self._prev = STATE.grad_enabled
-        STATE.grad_enabled = bool(mode)
+        STATE.grad_enabled = self._mode
+
+    def __call__(self, *args, **kwargs):
+        if self._func is None:  # @set_grad_enabled(mode) on a function
+            if len(args) != 1 or kwargs or not callable(args[0]):
+                raise TypeError("set_grad_enabled: a decorator takes one callable")
+            STATE.grad_enabled = self._prev
+            return type(self)(self._mode, args[0])
+        with type(self)(self._mode):
+            return self._func(*args, **kwargs)
 
     def __enter__(self):
         return self

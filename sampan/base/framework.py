@@ -50,3 +50,33 @@ def dygraph_only(func):
                                    f"dynamic graph mode.")
         return func(*args, **kwargs)
     return run
+
+
+class _Tracer:
+    """The dynamic-mode tracer handle of `_dygraph_tracer()`: `_has_grad` is the grad mode
+    (paddle.is_grad_enabled), `_train_mode` a plain flag; `_generate_unique_name` makes
+    dygraph temporary names."""
+
+    _train_mode = True
+
+    @property
+    def _has_grad(self) -> bool:
+        from ..framework.flags import STATE
+        return STATE.grad_enabled
+
+    @_has_grad.setter
+    def _has_grad(self, value: bool) -> None:
+        from ..framework.flags import STATE
+        STATE.grad_enabled = bool(value)
+
+    def _generate_unique_name(self, key: str = "dygraph_tmp") -> str:
+        from ..utils import unique_name
+        return unique_name.generate(key)
+
+
+_TRACER = _Tracer()
+
+
+def _dygraph_tracer():
+    """The tracer in dynamic mode, None in static mode (as Paddle)."""
+    return _TRACER if in_dygraph_mode() else None

@@ -73,8 +73,10 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         params = [_param_var(program, p) for p in parameter_list]
     # NOTE: Variables are compared by name, never with `in`/`==` (Variable == builds an op)
     param_names = {p.name for p in params}
-    leaves = [v for v in block.vars.values()
-              if not v.stop_gradient and v.is_data and v.name not in param_names]
+    # Paddle also names the gradients of data and of Variables the user marked
+    # stop_gradient=False (`x.grad_name`), so those get `@GRAD` variables too
+    leaves = [v for v in block.vars.values() if not v.stop_gradient
+              and (v.is_data or v._sg_explicit) and v.name not in param_names]
     with build_into(block):
         seed = append_op(REGISTRY["full_like"], (loss,), {"fill_value": 1.0, "dtype": None},
                          out_names=[_grad_name(block, loss.name)])

@@ -299,6 +299,7 @@ def _control_flow() -> None:
         from . import control_flow
     except ImportError:
         return
+    globals()["control_flow"] = control_flow  # Paddle's path paddle.static.nn.control_flow
     for name in getattr(control_flow, "__all__", ()):
         globals()[name] = getattr(control_flow, name)
         __all__.append(name)

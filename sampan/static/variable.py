@@ -112,6 +112,11 @@ class Variable:
     def gradient(self):
         self._dynamic_only("gradient")
 
+    @property
+    def grad_name(self) -> str:
+        """The name append_backward gives this Variable's gradient: `<name>@GRAD`."""
+        return f"{self.name}@GRAD"
+
     def clear_gradient(self, set_to_zero: bool = True):
         self._dynamic_only("clear_gradient")
 

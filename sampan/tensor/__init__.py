@@ -120,3 +120,4 @@ Tensor.stft, Tensor.istft = _stft, _istft
 __all__ = sorted(FUNCTIONS) + sorted(INPLACE)
 globals().update(FUNCTIONS)
 globals().update(INPLACE)
+fill_constant = creation.fill_constant  # paddle.tensor.fill_constant only, not top-level

@@ -140,6 +140,32 @@ def full(shape, fill_value, dtype=None, name=None) -> Tensor:
                                            "dtype": as_dtype(dtype)})
 
 
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None) -> Tensor:
+    """A tensor of `shape` and `dtype` filled with `value` (Paddle's `paddle.tensor` name for
+    `full` with the dtype first); with `out`, the values are assigned into it.
+
+    Args:
+        shape (list|tuple|Tensor): the output shape.
+        dtype (str|dtype): output dtype (required).
+        value (bool|int|float|Tensor): the fill value.
+        force_cpu (bool, optional): ignored (sampan runs on the CPU). Default False.
+        out (Tensor, optional): tensor to write the result into (then returned).
+
+    Returns:
+        Tensor.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.tensor.fill_constant([2], 'int64', 3)
+        Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+               [3, 3])
+    """
+    if dtype is None:
+        raise TypeError("fill_constant: dtype is required, got None")
+    result = full(shape, value, dtype)
+    return result if out is None else assign(result, out)
+
+
 def zeros(shape, dtype=None, name=None) -> Tensor:
     """A tensor of `shape` filled with 0 (dtype None: the default float dtype)."""
     return dispatch(REGISTRY["full"], (), {"shape": as_shape("zeros", shape),

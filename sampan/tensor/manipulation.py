@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor, to_array, wrap
+from ..framework.tensor import Tensor, is_tensor_or_variable, to_array, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.manipulation import axis_list
 from ..ops.opdef import REGISTRY, norm_axis
@@ -69,7 +69,7 @@ def _shape_list(api: str, shape) -> list:
 
 
 def _as_tensor(value) -> Tensor:
-    return value if isinstance(value, Tensor) else wrap(to_array(value))
+    return value if is_tensor_or_variable(value) else wrap(to_array(value))
 
 
 def _tensor_list(api: str, x) -> list:

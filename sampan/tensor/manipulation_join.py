@@ -12,9 +12,22 @@ from .manipulation import _atleast, _int_list, _op, _shape_list, _tensor_list, _
 
 # --- joining and splitting -----------------------------------------------------------------
 
+class DTypeMismatchError(TypeError, ValueError):
+    """Inputs of a join disagree in dtype. Paddle raises ValueError in dynamic mode and
+    TypeError while building a static program; this error is both."""
+
+
+def _join(api: str, xs: list, axis: int):
+    """concat, refusing mixed dtypes with an error naming the API and the dtypes."""
+    dtypes = [str(v.dtype).replace("paddle.", "") for v in xs]
+    if len(set(dtypes)) > 1:
+        raise DTypeMismatchError(f"{api}: all inputs must have the same dtype, got {dtypes}")
+    return _op("concat", xs, axis=axis)
+
+
 def concat(x, axis=0, name=None):
     """Join tensors of the same rank and dtype along `axis` (int or 1-element Tensor)."""
-    return _op("concat", _tensor_list("concat", x), axis=_to_int("concat", "axis", axis))
+    return _join("concat", _tensor_list("concat", x), _to_int("concat", "axis", axis))
 
 
 def stack(x, axis=0, name=None):
@@ -42,7 +55,7 @@ def hstack(x, name=None):
                [1, 2, 3])
     """
     xs = _stack_inputs("hstack", x, 1)
-    return _op("concat", xs, axis=0 if len(xs[0].shape) == 1 else 1)
+    return _join("hstack", xs, 0 if len(xs[0].shape) == 1 else 1)
 
 
 def vstack(x, name=None):
@@ -53,12 +66,12 @@ def vstack(x, name=None):
         >>> paddle.vstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).shape
         [2, 2]
     """
-    return _op("concat", _stack_inputs("vstack", x, 2), axis=0)
+    return _join("vstack", _stack_inputs("vstack", x, 2), 0)
 
 
 def row_stack(x, name=None):
     """Alias of `vstack` (Paddle 3)."""
-    return _op("concat", _stack_inputs("row_stack", x, 2), axis=0)
+    return _join("row_stack", _stack_inputs("row_stack", x, 2), 0)
 
 
 def dstack(x, name=None):
@@ -70,7 +83,7 @@ def dstack(x, name=None):
         >>> paddle.dstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).shape
         [1, 2, 2]
     """
-    return _op("concat", _stack_inputs("dstack", x, 3), axis=2)
+    return _join("dstack", _stack_inputs("dstack", x, 3), 2)
 
 
 def column_stack(x, name=None):
@@ -84,7 +97,7 @@ def column_stack(x, name=None):
     """
     xs = [v if len(v.shape) >= 2 else _op("reshape", v, shape=[-1, 1])
           for v in _tensor_list("column_stack", x)]
-    return _op("concat", xs, axis=1)
+    return _join("column_stack", xs, 1)
 
 
 def split(x, num_or_sections, axis=0, name=None):
