@@ -72,6 +72,10 @@ def __getattr__(name: str):
         from .hapi.model import Model
         globals()["Model"] = Model
         return Model
+    if name == "DataParallel":  # lives in distributed, which loads on first use
+        from .distributed.parallel import DataParallel
+        globals()["DataParallel"] = DataParallel
+        return DataParallel
     if name in _LAZY_FUNCTIONAL:
         from .nn import functional
         globals()[name] = value = getattr(functional, name)
