@@ -15,6 +15,7 @@ import os
 import zipfile
 
 from ..framework.io import write_atomic
+from ..ops.custom_op import custom_op_libraries, ensure_custom_ops
 from ..ops.opdef import REGISTRY
 from ..static.io import FORMAT, VERSION, _npz_bytes, _npz_load, program_from_dict, \
     program_to_dict
@@ -157,6 +158,9 @@ def _inference_model(concrete, keep: list, layer) -> tuple:
                 "ops": {t: REGISTRY[t].version for t in sorted({op.type for b in test.blocks
                                                                  for op in b.ops})},
                 "train_attrs": _train_attrs(pruned, test)}
+    libraries = custom_op_libraries(d["jit"]["ops"])
+    if libraries:   # load() reloads them in a fresh process
+        d["jit"]["custom_ops"] = libraries
     return d, values
 
 
@@ -267,6 +271,7 @@ def read_model(model_path: str) -> dict:
         raise ValueError(f"paddle.jit.load: {model_path!r} has jit format version "
                          f"{getattr(jit, 'get', lambda k: jit)('version')!r}; this sampan "
                          f"reads version {JIT_VERSION}")
+    ensure_custom_ops((jit or {}).get("custom_ops", {}), os.path.dirname(model_path))
     _check_ops(d, model_path)
     return d
 
