@@ -1,7 +1,7 @@
 """Utilities: run_check, unique_name. No dumping ground."""
 from __future__ import annotations
 
-from . import unique_name  # noqa: F401
+from . import cpp_extension, unique_name  # noqa: F401
 from .log_writer import LogWriter  # noqa: F401
 
 
