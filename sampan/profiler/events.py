@@ -1,0 +1,134 @@
+"""Event records of paddle.profiler: the collector a recording Profiler fills, the op-recording
+dispatch wrapper, and RecordEvent. Imports only `framework` (the dispatch chain lives there)."""
+from __future__ import annotations
+
+import enum
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+
+from ..framework import flags as _flags
+
+
+class TracerEventType(enum.Enum):
+    """Kinds of host events (Paddle's names)."""
+    Operator = 0
+    Dataloader = 1
+    ProfileStep = 2
+    CudaRuntime = 3
+    Kernel = 4
+    Memcpy = 5
+    Memset = 6
+    UserDefined = 7
+    OperatorInner = 8
+    Forward = 9
+    Backward = 10
+    Optimization = 11
+    Communication = 12
+    PythonOp = 13
+    PythonUserDefined = 14
+
+
+@dataclass
+class Event:
+    """One host span: `start`/`end` in nanoseconds of `time.perf_counter_ns`."""
+    name: str
+    type: TracerEventType
+    start: int
+    end: int
+    tid: int
+    args: dict = field(default_factory=dict)
+
+    @property
+    def duration(self) -> int:
+        return self.end - self.start
+
+
+class Collector:
+    """Events recorded while a Profiler is in the RECORD state (all threads append here)."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+        self.pid = os.getpid()
+        # wall-clock origin so that trace timestamps are absolute microseconds, as in Paddle
+        self.wall0 = time.time_ns() - time.perf_counter_ns()
+
+    def add(self, name: str, kind: TracerEventType, start: int, end: int, **args) -> None:
+        self.events.append(Event(name, kind, start, end, threading.get_ident(), args))
+
+
+# the collector of the recording profiler, or None (RecordEvent is free while None)
+ACTIVE: list = [None]
+
+
+def make_op_wrapper(collector: Collector, record_shapes: bool):
+    """A dispatch wrapper timing every op call into `collector` as an Operator event."""
+    clock = time.perf_counter_ns
+
+    def record_op(op, inputs, attrs, nxt):
+        start = clock()
+        out = nxt(op, inputs, attrs)
+        end = clock()
+        args = {}
+        if record_shapes:
+            args["input_shapes"] = {name: list(getattr(t, "shape", [])) for name, t
+                                    in zip(op.input_names, inputs) if hasattr(t, "shape")}
+        collector.add(op.name, TracerEventType.Operator, start, end, **args)
+        return out
+
+    return record_op
+
+
+class OpRecording:
+    """Installs the op wrapper in this thread until `close()` (no cost when not installed)."""
+
+    def __init__(self, collector: Collector, record_shapes: bool) -> None:
+        self._guard = _flags.dispatch_wrapper(make_op_wrapper(collector, record_shapes))
+        self._guard.__enter__()
+
+    def close(self) -> None:
+        if self._guard is not None:
+            self._guard.__exit__(None, None, None)
+            self._guard = None
+
+
+class RecordEvent:
+    """A user-defined span recorded while a Profiler records; a no-op otherwise.
+
+    Args:
+        name (str): the name shown in the trace and the UserDefined summary.
+        event_type (TracerEventType, optional): default PythonUserDefined.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.profiler as profiler
+        >>> with profiler.RecordEvent("data"):
+        ...     x = paddle.ones([2])
+    """
+
+    def __init__(self, name: str,
+                 event_type: TracerEventType = TracerEventType.PythonUserDefined) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"RecordEvent: name must be a str, got {type(name).__name__}")
+        self.name = name
+        self.event_type = event_type
+        self._start = None
+
+    def begin(self) -> None:
+        """Start the span."""
+        self._start = time.perf_counter_ns()
+
+    def end(self) -> None:
+        """End the span and record it if a profiler is recording."""
+        collector = ACTIVE[0]
+        if self._start is not None and collector is not None:
+            collector.add(self.name, self.event_type, self._start, time.perf_counter_ns())
+        self._start = None
+
+    def __enter__(self) -> "RecordEvent":
+        self.begin()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.end()
