@@ -5,9 +5,14 @@ call, batch 1 and batch 32, on ResNet-20 (CIFAR, 32x32) and a 2-layer Transforme
     python bench/predictor.py                           # sampan only
     python bench/predictor.py --ref-python PATH         # also PaddlePaddle (that venv)
     python bench/predictor.py --only resnet20 --batches 1 --steps 20
+    python bench/predictor.py --ref-python PATH --threads 1 --clock cpu   # on a busy machine
 
-Each library runs in its own subprocess with 2 BLAS threads; rounds interleave libraries and
-the medians are reported. The Predictor of each library loads what that library's
+Each library runs in its own subprocess with `--threads` BLAS threads (default 2); rounds
+interleave libraries and the medians are reported. For sampan, also the Predictor with `enable_onnxruntime()` and
+onnxruntime alone on the `sampan.onnx.export` of the same model (when onnxruntime is
+installed). `--clock cpu` times with the process CPU
+clock instead of the wall clock: with one thread it approximates the latency on an idle core
+when other jobs share the machine. The Predictor of each library loads what that library's
 `jit.save` wrote for the same architecture. Outputs of the sampan Predictor are checked
 against sampan eager before timing.
 """
@@ -36,40 +41,79 @@ def _input(name: str, batch: int) -> np.ndarray:
     return rng.standard_normal(shape).astype("float32")
 
 
-def _time(fn, steps: int) -> float:
+def _time(fn, steps: int, clock) -> float:
     for _ in range(2):   # warm-up: plan compile, allocator
         fn()
     times = []
     for _ in range(steps):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return statistics.median(times) * 1e3
 
 
-def _predictor(P, model, name: str, folder: str):
+def _spec(P, name: str):
     spec = [None, 3, 32, 32] if name == "resnet20" else [None, 128, 256]
+    return [P.static.InputSpec(spec, "float32", "x")]
+
+
+def _predictor(P, model, name: str, folder: str, threads: int, ort: bool = False):
     prefix = os.path.join(folder, name)
-    P.jit.save(model, prefix, input_spec=[P.static.InputSpec(spec, "float32", "x")])
+    if not os.path.exists(prefix + ".pdiparams"):
+        P.jit.save(model, prefix, input_spec=_spec(P, name))
     model_file = prefix + (".pdmodel" if os.path.exists(prefix + ".pdmodel") else ".json")
     config = P.inference.Config(model_file, prefix + ".pdiparams")
-    config.set_cpu_math_library_num_threads(2)
+    config.set_cpu_math_library_num_threads(threads)
     if hasattr(config, "disable_glog_info"):
         config.disable_glog_info()
+    if ort:
+        config.enable_onnxruntime()
     return P.inference.create_predictor(config)
 
 
-def measure(lib: str, names, batches, steps: int) -> dict:
+def _onnxruntime(P, model, name: str, folder: str, threads: int, batches, steps, clock) -> dict:
+    """sampan's Predictor with enable_onnxruntime, and onnxruntime alone on the model
+    that sampan.onnx.export writes (same threads)."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return {}
+    predictor = _predictor(P, model, name, folder, threads, ort=True)
+    handle = predictor.get_input_handle(predictor.get_input_names()[0])
+    out = predictor.get_output_handle(predictor.get_output_names()[0])
+    path = os.path.join(folder, name + "_onnx")
+    P.onnx.export(model, path, input_spec=_spec(P, name))
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    session = onnxruntime.InferenceSession(path + ".onnx", options,
+                                           providers=["CPUExecutionProvider"])
+    feed_name = session.get_inputs()[0].name
+    res = {}
+    for b in batches:
+        x = _input(name, b)
+
+        def infer():
+            handle.copy_from_cpu(x)
+            predictor.run()
+            return out.copy_to_cpu()
+        res[f"{name} b{b} predictor+onnxruntime"] = _time(infer, steps, clock)
+        res[f"{name} b{b} onnxruntime alone"] = _time(
+            lambda: session.run(None, {feed_name: x}), steps, clock)
+    return res
+
+
+def measure(lib: str, names, batches, steps: int, threads: int, clock_name: str) -> dict:
     P = __import__("sampan" if lib == "sampan" else "paddle")
     P.set_device("cpu")
     P.seed(0)
+    clock = time.process_time if clock_name == "cpu" else time.perf_counter
     res = {}
     folder = tempfile.mkdtemp(prefix=f"bench_predictor_{lib}_")
     for name in names:
         model = paddle_models(P)[name]()
         model.eval()
         t0 = time.perf_counter()
-        predictor = _predictor(P, model, name, folder)
+        predictor = _predictor(P, model, name, folder, threads)
         res[f"{name} load ms"] = (time.perf_counter() - t0) * 1e3
         handle = predictor.get_input_handle(predictor.get_input_names()[0])
         out = predictor.get_output_handle(predictor.get_output_names()[0])
@@ -87,8 +131,10 @@ def measure(lib: str, names, batches, steps: int) -> dict:
                 return out.copy_to_cpu()
             if lib == "sampan":
                 np.testing.assert_allclose(infer(), eager().numpy(), rtol=1e-4, atol=1e-4)
-            res[f"{name} b{b} eager"] = _time(eager, steps)
-            res[f"{name} b{b} predictor"] = _time(infer, steps)
+            res[f"{name} b{b} eager"] = _time(eager, steps, clock)
+            res[f"{name} b{b} predictor"] = _time(infer, steps, clock)
+        if lib == "sampan":
+            res.update(_onnxruntime(P, model, name, folder, threads, batches, steps, clock))
     return res
 
 
@@ -100,12 +146,16 @@ def main() -> None:
     ap.add_argument("--batches", default="1,32")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     args = ap.parse_args()
     names, batches = args.only.split(","), [int(b) for b in args.batches.split(",")]
     if args.lib:
-        print(json.dumps(measure(args.lib, names, batches, args.steps)))
+        print(json.dumps(measure(args.lib, names, batches, args.steps, args.threads,
+                                 args.clock)))
         return
-    env = dict(os.environ, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="2", MKL_NUM_THREADS="2",
+    n = str(args.threads)
+    env = dict(os.environ, OMP_NUM_THREADS=n, OPENBLAS_NUM_THREADS=n, MKL_NUM_THREADS=n,
                GLOG_minloglevel="2")
     runs = [("sampan", sys.executable)] + ([("paddle", args.ref_python)] if args.ref_python
                                           else [])
@@ -113,7 +163,7 @@ def main() -> None:
     for _ in range(args.rounds):
         for lib, py in runs:
             cmd = [py, __file__, "--lib", lib, "--only", args.only, "--batches", args.batches,
-                   "--steps", str(args.steps)]
+                   "--steps", str(args.steps), "--threads", n, "--clock", args.clock]
             out = subprocess.run(cmd, capture_output=True, text=True, env=env)
             if out.returncode:
                 sys.exit(f"{lib} run failed:\n{out.stderr[-3000:]}")
@@ -125,7 +175,11 @@ def main() -> None:
     print("|---" * (len(libs) + 2) + "|")
     for k in med["sampan"]:
         vals = [med[lib].get(k) for lib in libs]
-        ratio = f"{med['sampan'][k] / med['paddle'][k]:.2f}" if "paddle" in med else "-"
+        # the onnxruntime rows compare with Paddle's own Predictor
+        ref = k.replace(" predictor+onnxruntime", " predictor").replace(
+            " onnxruntime alone", " predictor")
+        ratio = f"{med['sampan'][k] / med['paddle'][ref]:.2f}" \
+            if ref in med.get("paddle", {}) else "-"
         print(f"| {k} | " + " | ".join(f"{v:.2f}" if v is not None else "-" for v in vals)
               + f" | {ratio} |")
 
