@@ -1,38 +1,18 @@
 """PyLayer: user-defined forward/backward pairs recorded on the same tape as OpDefs.
 
-A PyLayer call becomes one GradNode whose op is a small per-class OpDef whose `vjp` calls
-the user's `backward`; written in sampan ops it is differentiable again (create_graph).
+Eager: a PyLayer call becomes one GradNode whose op is a small per-class OpDef whose `vjp`
+calls the user's `backward`; written in sampan ops it is differentiable again (create_graph).
+Static (to_static, Programs): the call is one `py_layer` op (static_py_layer.py) that keeps
+the class's forward and backward.
 """
 from __future__ import annotations
 
-from ..framework.flags import STATE
+from ..framework.flags import STATE, in_dynamic_mode
 from ..framework.node import GradNode
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_variable
 from ..ops.opdef import OpDef
-
-
-class PyLayerContext:
-    """The `ctx` passed to PyLayer.forward/backward."""
-
-    def __init__(self) -> None:
-        self._saved = ()
-        self._non_diff = set()
-        self.materialize_grads = True
-
-    def save_for_backward(self, *tensors) -> None:
-        self._saved = tensors
-
-    def saved_tensor(self):
-        return self._saved
-
-    def mark_non_differentiable(self, *tensors) -> None:
-        self._non_diff.update(id(t) for t in tensors)
-
-    def mark_not_inplace(self, *tensors) -> None:
-        pass
-
-    def set_materialize_grads(self, value: bool) -> None:
-        self.materialize_grads = bool(value)
+from .py_layer_context import PyLayerContext
+from .static_py_layer import static_apply
 
 
 class _PyLayerOp(OpDef):
@@ -70,6 +50,8 @@ class PyLayer:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        if not in_dynamic_mode() and any(is_variable(a) for a in (*args, *kwargs.values())):
+            return static_apply(cls, args, kwargs)
         ctx = PyLayerContext()
         prev = STATE.grad_enabled
         STATE.grad_enabled = False
