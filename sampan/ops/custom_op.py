@@ -173,6 +173,10 @@ class CustomOpDef(OpDef):
         self.inputs = tuple(_slot(n) + ("?" if n.endswith("@GRAD") else "")
                             for n in self.raw_inputs)
         self.outputs = tuple(_slot(n) for n in self.raw_outputs)
+        self.has_vec_out = any("@VECTOR" in n for n in self.raw_outputs)
+        if self.has_vec_out and len(self.raw_outputs) > 1:
+            raise ValueError(f"custom op {self.name}: a Vec output must be the op's only "
+                             f"output (sampan limitation)")
         self.attr_types = _parse_attrs(self.name, meta["attrs"])
         self.attrs = {name: None for name, _ in self.attr_types}
         self.meta, self.grad_meta = meta, grad_meta
@@ -202,7 +206,9 @@ class CustomOpDef(OpDef):
         values = self._attr_values(attrs)
         shapes = self._infer_part(1, slots, values, "shape")
         dtypes = self._infer_part(2, slots, values, "dtype")
-        if len(shapes) != len(self.outputs) or len(dtypes) != len(self.outputs):
+        wrong = len(shapes) != len(dtypes) or (len(shapes) != len(self.outputs)
+                                                 and not self.has_vec_out)
+        if wrong:
             raise ValueError(f"{self.name}: the infer functions return {len(shapes)} shapes "
                              f"and {len(dtypes)} dtypes for {len(self.outputs)} outputs")
         out = tuple(TensorSpec(s, d) for s, d in zip(shapes, dtypes))
@@ -213,7 +219,7 @@ class CustomOpDef(OpDef):
         if self.meta[flag]:
             res = self.library.run(self.cname, self.level, mode, slots, attrs)
             return [r[1] if mode == 1 else r[2] for r in res]
-        pick = [self._default_source(o, slots) for o in self.raw_outputs]
+        pick = [p for o in self.raw_outputs for p in self._default_source(o, slots)]
         if any(p is None for p in pick):
             fn = "SetInferShapeFn" if mode == 1 else "SetInferDtypeFn"
             raise ValueError(f"{self.name}: set {fn} (the output {what} cannot be taken from "
@@ -221,19 +227,19 @@ class CustomOpDef(OpDef):
         return [p.shape if mode == 1 else p.dtype.name for p in pick]
 
     def _default_source(self, out: str, slots: list):
-        """Paddle's default: a grad output X@GRAD has X's spec; otherwise an op with one
-        input gives every output that input's spec."""
+        """Paddle's default: a grad output X@GRAD has X's spec (each of a list's); otherwise
+        an op with one input gives every output that input's spec. A list of specs."""
         names = [_base(n) for n in self.raw_inputs]
         if self.level and _base(out) in names:
-            return slots[names.index(_base(out))][0]
+            return slots[names.index(_base(out))]
         if len(slots) == 1 and len(slots[0]) == 1:
-            return slots[0][0]
-        return None
+            return slots[0]
+        return [None]
 
     def compute(self, xp, *arrays, **attrs):
         res = self.library.run(self.cname, self.level, 0, self._slots(arrays),
                                self._attr_values(attrs))
-        if len(res) != len(self.outputs):
+        if len(res) != len(self.outputs) and not self.has_vec_out:
             raise ValueError(f"{self.name}: the kernel returned {len(res)} tensors, the op "
                              f"declares {len(self.outputs)} outputs {list(self.raw_outputs)}")
         outs = [xp.zeros(s, d or "float32") if a is None else a for a, s, d in res]
@@ -253,8 +259,11 @@ class CustomOpDef(OpDef):
         result = result if grad_op.multi_out else (result,)
         names = [_base(n) for n in self.raw_inputs]
         gx = [None] * len(names)
-        for name, value in zip(grad_op.raw_outputs, result):
-            gx[names.index(_base(name))] = value
+        if any(o.startswith("*") for o in grad_op.outputs):  # one list output: all of result
+            gx[names.index(_base(grad_op.raw_outputs[0]))] = list(result)
+        else:
+            for name, value in zip(grad_op.raw_outputs, result):
+                gx[names.index(_base(name))] = value
         return tuple(g if (any(n) if isinstance(n, tuple) else n) else None
                      for g, n in zip(gx, ctx.needs))
 

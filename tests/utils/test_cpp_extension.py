@@ -34,7 +34,7 @@ def build_dir(tmp_path_factory):
 def ops(build_dir):
     module = cpp_extension.load("sampan_test_ops", [SOURCE], build_directory=build_dir)
     yield module
-    unregister_custom_ops(["custom_relu", "scale_mix"])
+    unregister_custom_ops(["custom_relu", "scale_mix", "list_sum"])
 
 
 def _np(seed=0, shape=(3, 4), dtype="float64"):
@@ -121,6 +121,29 @@ def test_static_infer_shape_error_names_the_check(ops):
     with static_guard(main), pytest.raises(RuntimeError, match="at least one dimension"):
         x = paddle.static.data("x", [], "float64")
         ops.scale_mix(x, x, alpha=1.0, power=1)
+
+
+def test_vec_input_eager_and_static(ops):
+    a_np, b_np, g_np = _np(20, (2, 3)), _np(21, (2, 3)), _np(22, (2, 3))
+    a = paddle.to_tensor(a_np, stop_gradient=False)
+    b = paddle.to_tensor(b_np, stop_gradient=False)
+    out = ops.list_sum([a, b])
+    np.testing.assert_allclose(out.numpy(), a_np + b_np)
+    (out * paddle.to_tensor(g_np)).sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), g_np)       # the kernel weights input k by k+1
+    np.testing.assert_allclose(b.grad.numpy(), 2 * g_np)
+    main = paddle.static.Program()
+    with static_guard(main):
+        x = paddle.static.data("x", [-1, 3], "float64")
+        y = paddle.static.data("y", [-1, 3], "float64")
+        x.stop_gradient = y.stop_gradient = False
+        o = ops.list_sum([x, y, x])
+        gx, gy = paddle.static.gradients([paddle.sum(o)], [x, y])
+    got = paddle.static.Executor().run(main, feed={"x": a_np, "y": b_np},
+                                       fetch_list=[o, gx, gy])
+    np.testing.assert_allclose(got[0], 2 * a_np + b_np)
+    np.testing.assert_allclose(got[1], np.full_like(a_np, 1.0 + 3.0))
+    np.testing.assert_allclose(got[2], np.full_like(a_np, 2.0))
 
 
 class _Net(paddle.nn.Layer):

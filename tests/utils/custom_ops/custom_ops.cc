@@ -119,3 +119,53 @@ PD_BUILD_GRAD_OP(scale_mix)
     .Outputs({paddle::Grad("X"), paddle::Grad("Y")})
     .Attrs({"alpha: float", "power: int"})
     .SetKernelFn(PD_KERNEL(ScaleMixBackward));
+
+// list_sum(Vec X) -> Out: the sum of a list of same-shaped tensors (a paddle::Vec input)
+std::vector<paddle::Tensor> ListSumForward(const std::vector<paddle::Tensor>& xs) {
+  PD_CHECK(!xs.empty(), "list_sum: X must hold at least one tensor");
+  auto out = paddle::zeros(xs[0].shape(), xs[0].dtype());
+  PD_DISPATCH_FLOATING_TYPES(xs[0].type(), "list_sum", ([&] {
+    for (const auto& x : xs) {
+      PD_CHECK(x.shape() == xs[0].shape(), "list_sum: all tensors must have one shape");
+      for (int64_t i = 0; i < x.numel(); ++i) out.data<data_t>()[i] += x.data<data_t>()[i];
+    }
+  }));
+  return {out};
+}
+
+std::vector<paddle::Tensor> ListSumBackward(const std::vector<paddle::Tensor>& xs,
+                                            const paddle::Tensor& grad_out) {
+  std::vector<paddle::Tensor> grads;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    auto g = paddle::empty(grad_out.shape(), grad_out.dtype());
+    PD_DISPATCH_FLOATING_TYPES(grad_out.type(), "list_sum_grad", ([&] {
+      for (int64_t i = 0; i < g.numel(); ++i) {
+        g.data<data_t>()[i] = static_cast<data_t>(k + 1) * grad_out.data<data_t>()[i];
+      }
+    }));
+    grads.push_back(g);
+  }
+  return grads;
+}
+
+std::vector<std::vector<int64_t>> ListSumInferShape(
+    const std::vector<std::vector<int64_t>>& shapes) {
+  return {shapes.at(0)};
+}
+
+std::vector<paddle::DataType> ListSumInferDtype(const std::vector<paddle::DataType>& dtypes) {
+  return {dtypes.at(0)};
+}
+
+PD_BUILD_OP(list_sum)
+    .Inputs({paddle::Vec("X")})
+    .Outputs({"Out"})
+    .SetKernelFn(PD_KERNEL(ListSumForward))
+    .SetInferShapeFn(PD_INFER_SHAPE(ListSumInferShape))
+    .SetInferDtypeFn(PD_INFER_DTYPE(ListSumInferDtype));
+
+// the grad deliberately weights input k by (k + 1), so the test sees the kernel's rule
+PD_BUILD_GRAD_OP(list_sum)
+    .Inputs({paddle::Vec("X"), paddle::Grad("Out")})
+    .Outputs({paddle::Grad(paddle::Vec("X"))})
+    .SetKernelFn(PD_KERNEL(ListSumBackward));
