@@ -58,6 +58,7 @@ class GradScaler:
         self._decr_count = 0
         self._found_inf = False
         self._opt_states = {}
+        self._stepped_params = []  # parameters updated at the last step: grads must be cleared
         if self._enable:
             support.note_scaler()
 
@@ -66,7 +67,20 @@ class GradScaler:
         """Return `var` (the loss) times the loss scale; `var` itself when disabled."""
         if not self._enable:
             return var
+        self._warn_uncleared()
         return var * self._scale
+
+    def _warn_uncleared(self) -> None:
+        """Gradients left from the last step would be added, still unscaled, to new scaled
+        ones: warn (once per step) when they were never cleared."""
+        params, self._stepped_params = self._stepped_params, []
+        for param in params:
+            grad = param._grad
+            if grad is not None and np.any(grad._data != 0):
+                warnings.warn(f"GradScaler.scale: the gradient of {param.name} from the last "
+                              f"step was never cleared (call optimizer.clear_grad() after "
+                              f"each step)", UserWarning, stacklevel=3)
+                return
 
     def unscale_(self, optimizer) -> None:
         """Divide the optimizer's gradients by the scale (in place) and note inf/NaN."""
@@ -101,6 +115,7 @@ class GradScaler:
         if not self._found_inf:
             optimizer.step()
         self._opt_states[id(optimizer)] = _STEPPED
+        self._stepped_params.extend(optimizer._all_params())
 
     def update(self) -> None:
         """Adapt the scale to this step's overflow and reset the per-step state."""
@@ -120,6 +135,7 @@ class GradScaler:
         if not self._found_inf:
             optimizer.step()
         self._opt_states[id(optimizer)] = _STEPPED
+        self._stepped_params.extend(optimizer._all_params())
         self.update()
         return None
 

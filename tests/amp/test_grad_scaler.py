@@ -157,3 +157,20 @@ def test_float16_without_scaler_warns(fp16_device, monkeypatch):
         warnings.simplefilter("error")
         with paddle.amp.auto_cast(dtype="float16"):
             pass
+
+
+def test_warns_when_gradients_were_never_cleared(fp16_device):
+    scaler = paddle.amp.GradScaler(init_loss_scaling=4.0)
+    model, opt = _model()
+    x = paddle.ones([2, 3])
+    scaler.scale(model(x).mean()).backward()
+    scaler.step(opt)
+    scaler.update()
+    with pytest.warns(UserWarning, match="never cleared"):
+        scaler.scale(model(x).mean())
+    opt.clear_grad()
+    scaler.step(opt)
+    scaler.update()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scaler.scale(model(x).mean())
