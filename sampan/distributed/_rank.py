@@ -7,18 +7,11 @@ from __future__ import annotations
 import os
 import pickle
 import runpy
+import signal
 import sys
 import traceback
 
-
-def _status(kind: str, text: str = "") -> None:
-    folder = os.environ.get("SAMPAN_DIST_STATUS")
-    if folder:
-        rank = os.environ.get("PADDLE_TRAINER_ID", "0")
-        path = os.path.join(folder, f"rank_{rank}.{kind}")
-        with open(path + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+from sampan.distributed.status import status_path, write_status
 
 
 def _run_spawned(path: str) -> None:
@@ -33,8 +26,17 @@ def _run_spawned(path: str) -> None:
     func(*args)
 
 
+def _stopped(signum, frame):
+    """Stopped from outside (the launcher or MPI's process manager): say so, so that the
+    launcher can tell this rank from the one that failed."""
+    write_status("stopped", signal.Signals(signum).name)
+    os._exit(128 + signum)
+
+
 def main(argv: list) -> int:
-    _status("pid", str(os.getpid()))
+    write_status("pid", str(os.getpid()))
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _stopped)
     try:
         if argv[:1] == ["--spawn"]:
             _run_spawned(argv[1])
@@ -46,23 +48,62 @@ def main(argv: list) -> int:
             raise SystemExit(f"sampan.distributed._rank: unknown arguments {argv}")
     except SystemExit as exc:
         if exc.code not in (None, 0):
-            _status("err", f"SystemExit({exc.code!r})\n")
+            write_status("err", f"SystemExit({exc.code!r})\n")
             return 1
     except BaseException:
         text = traceback.format_exc()
         rank = os.environ.get("PADDLE_TRAINER_ID", "0")
         sys.stderr.write(f"[rank {rank}] {text}")
         sys.stderr.flush()
-        _status("err", text)
+        write_status("err", text)
         return 1
-    _status("done")
+    write_status("done")
     return 0
 
 
+def _die_with_parent() -> None:
+    """Linux: this child is killed when its guard is (MPI's process manager kills guards)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def guard(argv: list) -> int:
+    """Run the rank in a forked child and watch it: a child killed by a signal gets an
+    `err` status naming the signal before this process exits (and MPI's process manager,
+    which watches this process, stops the others), so the launcher names the right rank."""
+    child = os.fork()
+    if child == 0:
+        _die_with_parent()
+        code = main(argv)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)   # never wait in MPI_Finalize for ranks that are stuck
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: os.kill(child, signum))
+    _, status = os.waitpid(child, 0)
+    code = (128 + os.WTERMSIG(status)) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    reported = any(os.path.exists(status_path(k) or "") for k in ("done", "err", "stopped"))
+    if code and not reported:
+        _report_silent_death(child, status)
+    return code
+
+
+def _report_silent_death(child: int, status: int) -> None:
+    rank = os.environ.get("PADDLE_TRAINER_ID", "0")
+    if os.WIFSIGNALED(status):
+        text = (f"rank {rank} (pid {child}) was killed by "
+                f"{signal.Signals(os.WTERMSIG(status)).name}\n")
+    else:
+        text = f"rank {rank} (pid {child}) exited with code {os.WEXITSTATUS(status)}\n"
+    watchdog = status_path("watchdog")
+    if watchdog and os.path.exists(watchdog):
+        with open(watchdog) as f:
+            text = f.read()
+    write_status("err", text)
+
+
 if __name__ == "__main__":
-    code = main(sys.argv[1:])
-    sys.stdout.flush()
-    sys.stderr.flush()
-    if code:
-        os._exit(code)   # do not wait in MPI_Finalize for ranks that are stuck
-    sys.exit(0)
+    os._exit(guard(sys.argv[1:]))

@@ -6,12 +6,13 @@ Each group's MpiComm is entered in the collective OpDefs' communicator table
 """
 from __future__ import annotations
 
+import faulthandler
 import os
 import sys
-import threading
 
 from ..ops import collective as _coll
 from .comm import DEFAULT_TIMEOUT, MpiComm, mpi
+from .status import status_path
 
 _STATE = {"initialized": False, "next_id": 1, "timeout": DEFAULT_TIMEOUT}
 _GROUPS: dict = {}
@@ -74,21 +75,23 @@ class Group:
 
 
 def _init_mpi_with_watchdog(timeout: float):
-    """Import (and so initialise) MPI; a rank stuck there past `timeout` exits with a
-    message rather than hanging the job."""
-    def expire():
-        sys.stderr.write(f"paddle.distributed.init_parallel_env: rank "
-                         f"{os.environ.get('PADDLE_TRAINER_ID', '?')} could not start MPI "
-                         f"within {timeout:g} s\n")
-        sys.stderr.flush()
-        os._exit(1)
-    timer = threading.Timer(timeout, expire)
-    timer.daemon = True
-    timer.start()
+    """Import (and so initialise) MPI. MPI_Init waits for every rank while holding the GIL,
+    so the watchdog is faulthandler's C thread: past `timeout` it writes the stack to the
+    rank's `watchdog` status file (stderr outside the launcher) and exits the process."""
+    path = status_path("watchdog")
+    out = open(path, "w") if path else sys.stderr
+    out.write(f"TimeoutError: paddle.distributed.init_parallel_env: rank "
+              f"{os.environ.get('PADDLE_TRAINER_ID', '?')} could not start MPI within "
+              f"{timeout:g} s; another rank has not called init_parallel_env\n")
+    out.flush()
+    faulthandler.dump_traceback_later(timeout, exit=True, file=out)
     try:
         return mpi()
     finally:
-        timer.cancel()
+        faulthandler.cancel_dump_traceback_later()
+        if path:
+            out.close()
+            os.unlink(path)
 
 
 def init_parallel_env(nccl_config=None, timeout: float | None = None) -> Group:

@@ -43,7 +43,8 @@ class Job:
     def __init__(self, nranks: int, argv_tail: list, ips: str = "127.0.0.1") -> None:
         self.nranks = nranks
         self.status_dir = tempfile.mkdtemp(prefix="sampan_dist_")
-        cmd = [_mpiexec()]
+        # the launcher, not hydra, stops the other ranks, so it can tell which one failed
+        cmd = [_mpiexec(), ]
         for rank in range(nranks):
             if rank:
                 cmd.append(":")
@@ -79,29 +80,29 @@ class Job:
         """Watch until every rank finishes or one fails; returns (ok, report text)."""
         failed = None
         while self.proc.poll() is None:
-            errors = self._errors()
-            dead = None if errors else self._dead_rank()
-            if errors or dead is not None:
+            if self._errors() or self._dead_rank() is not None:
                 time.sleep(0.3)   # let a rank that raised finish writing its traceback
-                failed = self._report(self._errors(), dead)
+                failed = self._report()
                 self.stop()
                 break
             time.sleep(0.05)
         code = self.proc.wait()
         if failed is None and code != 0:
-            failed = self._report(self._errors(), self._dead_rank()) or (
-                f"paddle.distributed.launch: mpiexec exited with code {code}")
+            failed = self._report() or (f"paddle.distributed.launch: mpiexec exited with "
+                                        f"code {code}")
         shutil.rmtree(self.status_dir, ignore_errors=True)
         return failed is None, failed or ""
 
-    def _report(self, errors: list, dead) -> str:
+    def _report(self) -> str:
+        """The failing ranks' tracebacks; else the rank that vanished without one."""
         parts = []
-        for rank in errors:
+        for rank in self._errors():
             with open(self._file(rank, "err")) as f:
                 parts.append(f"rank {rank} of {self.nranks} failed:\n{f.read()}")
-        if dead is not None and dead not in errors:
+        dead = None if parts else self._dead_rank()
+        if dead is not None:
             parts.append(f"rank {dead} of {self.nranks} died without a Python traceback "
-                         f"(killed by a signal or os._exit)")
+                         f"(os._exit or a crash in native code)")
         return "\n".join(parts)
 
     def stop(self) -> None:
