@@ -20,7 +20,7 @@ ROOMS = [
     ["initializer"],
     ["static"],
     ["jit"],
-    ["nn", "regularizer"],
+    ["nn", "regularizer", "sparse.nn"],
     # the Layer faces of static and jit (static.nn; TranslatedLayer and jit.load, which
     # returns one) and the package __init__s that re-export them
     ["static.nn", "static.nn_conv", "static.nn_norm", "static.__init__", "jit.__init__",
@@ -32,7 +32,8 @@ ROOMS = [
     ["inference", "onnx", "distributed"],
     ["serving"],
     # the public face: re-exports and compatibility layers over everything
-    ["", "__main__", "_compat", "_paddle_shim", "base", "pir_utils", "utils.__init__"],
+    ["", "__main__", "_compat", "_paddle_shim", "base", "pir_utils", "utils.__init__",
+     "sparse.__init__"],
 ]
 
 LEVEL = {prefix: i for i, row in enumerate(ROOMS) for prefix in row}
