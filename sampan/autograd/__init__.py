@@ -177,7 +177,10 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
     if len(grad_tensors) != len(tensors):
         raise ValueError(f"backward: got {len(tensors)} tensors but {len(grad_tensors)} "
                          f"grad_tensors")
-    run_backward(tensors, _root_grads(tensors, grad_tensors, "backward"), retain_graph)
+    pairs = [(t, g) for t, g in zip(tensors, grad_tensors) if not t.stop_gradient]
+    if pairs:  # as in Paddle, tensors that stop gradient contribute nothing
+        tensors, grad_tensors = [t for t, _ in pairs], [g for _, g in pairs]
+        run_backward(tensors, _root_grads(tensors, grad_tensors, "backward"), retain_graph)
 
 
 def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
@@ -194,7 +197,7 @@ def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None
         retain_graph (bool, optional): keep the graph for another backward. Default False.
 
     Returns:
-        None.
+        None. On a tensor that stops gradient it does nothing (as in Paddle).
 
     Examples:
         >>> import sampan as paddle
@@ -203,6 +206,8 @@ def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None
         >>> x.grad.numpy().tolist()
         [2.0, 4.0, 6.0]
     """
+    if self.stop_gradient:
+        return
     run_backward([self], _root_grads([self], [grad_tensor], "Tensor.backward"),
                  retain_graph)
 

@@ -23,6 +23,7 @@ _EMPTY: dict = {}
 _ND = np.ndarray
 _new = object.__new__
 _DIFF_NP = frozenset(d.np for d in _dt.ALL if d.kind in "fc")
+_ANY_DTYPE = frozenset(d.np for d in _dt.ALL)
 _asarray = np.asarray
 _ref = weakref.ref
 
@@ -155,12 +156,17 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     """Wrap outputs and attach a GradNode linking them to the inputs that need grads."""
     edges = []
     append = edges.append
+    diff = _DIFF_NP
     for t in flat:
         if t is None or t.__class__ is _ND or t.stop_gradient:
             append(None)
         else:
             node = t._node
             append(t if node is None else (node, t._out_idx))
+            if t._data.dtype not in diff:
+                # NOTE: an integer/bool tensor the user marked stop_gradient=False makes
+                # every output differentiable, whatever its dtype (as in Paddle)
+                diff = _ANY_DTYPE
     node = GradNode(op, attrs, edges)
     if op.saved_inputs:
         names = op.input_names
@@ -172,7 +178,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
         t = _new(Tensor)
         t._data = out
         node.out_meta = [(out.shape, out.dtype)]
-        if out.dtype in _DIFF_NP:
+        if out.dtype in diff:
             t.stop_gradient = False
             t._node = node
         if op.saved_outputs:
@@ -187,7 +193,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
             arr = _asarray(arr)
         t = _new(Tensor)
         t._data = arr
-        if arr.dtype in _DIFF_NP and i not in nondiff:
+        if arr.dtype in diff and i not in nondiff:
             t.stop_gradient = False
             t._node = node
             t._out_idx = i

@@ -97,6 +97,33 @@ def gradient(self):
     return None if self.grad is None else self.grad.numpy()
 
 
+def _grad_ivar(self):
+    """The gradient Tensor of `self` (None before backward): Paddle's internal name for
+    `Tensor.grad`."""
+    return self.grad
+
+
+def _zero_grads(self) -> None:
+    """Set an existing gradient to zeros in place (nothing when there is none)."""
+    self.clear_grad(set_to_zero=True)
+
+
+def _register_backward_hook(self, hook):
+    """Call `hook()` (no arguments) after a backward pass has accumulated this leaf's
+    gradient; the gradient is not changed. Only leaves that need a gradient accept one."""
+    if not callable(hook):
+        raise TypeError(f"_register_backward_hook: hook must be callable, got "
+                        f"{type(hook).__name__}")
+    if self.stop_gradient or self._node is not None:
+        raise ValueError("_register_backward_hook: only a leaf Tensor with "
+                         "stop_gradient=False accepts a backward hook")
+
+    def void_hook(grad):
+        hook()
+
+    return self.register_hook(void_hook)
+
+
 def to_dense(self):
     """`self`: a dense tensor is already dense."""
     return self
@@ -112,7 +139,8 @@ METHODS.update({"type_as": type_as, "requires_grad_": requires_grad_, "get_devic
                 "repeat": repeat, "split_with_sizes": split_with_sizes, "stride": stride,
                 "apply": apply, "apply_": apply_, "gradient": gradient, "to_dense": to_dense,
                 "is_sparse_coo": _false, "is_sparse_csr": _false, "is_selected_rows": _false,
-                "is_dist": _false})
+                "is_dist": _false, "_grad_ivar": _grad_ivar, "_zero_grads": _zero_grads,
+                "_register_backward_hook": _register_backward_hook})
 PROPERTIES = {
     "mT": property(matrix_transpose, doc="The last two dims swapped (ndim >= 2)."),
     "requires_grad": property(_get_requires_grad, _set_requires_grad,

@@ -123,7 +123,12 @@ def tensor_split(x, num_or_indices, axis=0, name=None):
     """Split x into `n` nearly equal parts (the first ones one larger) or at the given
     indices along `axis`; returns a list."""
     ndim = len(x.shape)
-    ax = norm_axis("tensor_split", _to_int("tensor_split", "axis", axis), ndim)
+    if ndim == 0:
+        raise ValueError("tensor_split: x must have at least 1 dim, got a 0-D tensor")
+    ax = _to_int("tensor_split", "axis", axis)
+    if not -ndim <= ax < ndim:  # Paddle raises ValueError here, not IndexError
+        raise ValueError(f"tensor_split: axis {ax} is out of range for x of shape {x.shape}")
+    ax = norm_axis("tensor_split", ax, ndim)
     size = x.shape[ax]
     if isinstance(num_or_indices, (list, tuple, Tensor)):
         bounds = [0]
