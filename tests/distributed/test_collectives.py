@@ -1,0 +1,62 @@
+"""paddle.distributed collectives: 2 ranks against NumPy (worker_collectives.py), and the
+single-process semantics and argument errors."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+import sampan.distributed as dist
+from tests.distributed.util import launch
+
+
+def test_every_collective_on_two_ranks_matches_numpy():
+    code, out = launch("worker_collectives.py")
+    assert code == 0, out
+    assert "rank 0: collectives ok" in out and "rank 1: collectives ok" in out, out
+
+
+def test_single_process_collectives_keep_values():
+    x = paddle.to_tensor([1.0, -2.0])
+    dist.all_reduce(x, op=dist.ReduceOp.PROD)
+    got = []
+    dist.all_gather(got, x)
+    objs = []
+    dist.all_gather_object(objs, {"a": 1})
+    assert x.numpy().tolist() == [1.0, -2.0] and len(got) == 1 and objs == [{"a": 1}]
+    assert dist.get_rank() == 0 and dist.get_world_size() == 1
+
+
+def test_bad_arguments_name_the_api():
+    x = paddle.to_tensor([1.0])
+    with pytest.raises(ValueError, match="all_reduce: op must be"):
+        dist.all_reduce(x, op=7)
+    with pytest.raises(ValueError, match="broadcast: src=3 is not a rank"):
+        dist.broadcast(x, src=3)
+    with pytest.raises(TypeError, match="all_reduce: tensor must be a Tensor"):
+        dist.all_reduce(np.ones(2))
+    with pytest.raises(ValueError, match="scatter: the tensor list must hold one tensor"):
+        dist.scatter(x, [x, x], src=0)
+    with pytest.raises(ValueError, match="new_group: ranks must be distinct"):
+        dist.new_group([0, 5])
+
+
+def test_parallel_env_reads_the_launcher_variables(monkeypatch):
+    monkeypatch.setenv("PADDLE_TRAINER_ID", "3")
+    monkeypatch.setenv("PADDLE_TRAINERS_NUM", "4")
+    monkeypatch.setenv("PADDLE_TRAINER_ENDPOINTS", "127.0.0.1:1,127.0.0.1:2")
+    env = dist.ParallelEnv()
+    assert (env.rank, env.world_size, env.nranks) == (3, 4, 4)
+    assert env.trainer_endpoints == ["127.0.0.1:1", "127.0.0.1:2"]
+    assert dist.get_rank() == 3 and dist.get_world_size() == 4   # before init
+
+
+def test_all_reduce_builds_an_op_in_a_static_program():
+    from sampan.static import Executor, Program, program_guard
+    from sampan.static.builder import building
+    main, startup = Program(), Program()
+    with program_guard(main, startup), building():
+        x = paddle.static.data("x", [2], "float32")
+        dist.all_reduce(x, op=dist.ReduceOp.MAX)
+        y = x + 1.0
+    assert "all_reduce" in str(main)
+    got = Executor().run(main, feed={"x": np.array([1, 2], "float32")}, fetch_list=[y])[0]
+    np.testing.assert_allclose(got, [2.0, 3.0])
