@@ -203,12 +203,10 @@ def _values_of(api: str, values, dtype, stop_gradient: bool) -> Tensor:
             values = Tensor(values.numpy(), stop_gradient=False)
         return values
     try:
-        arr = np.asarray(values)
+        return T.to_tensor(values, dtype=dtype, stop_gradient=stop_gradient)
     except (TypeError, ValueError) as e:
-        raise TypeError(f"{api}: values must be array-like, got {type(values).__name__}") from e
-    if dtype is None and arr.dtype.kind == "f":
-        dtype = _dt.get_default_dtype()
-    return T.to_tensor(arr, dtype=dtype, stop_gradient=stop_gradient)
+        raise TypeError(f"{api}: values must be array-like, got {type(values).__name__} "
+                        f"({e})") from None
 
 
 def _index_array(api: str, arg: str, value) -> np.ndarray:
