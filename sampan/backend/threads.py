@@ -24,37 +24,44 @@ libraries shipped in NumPy's wheel, else threadpoolctl if it happens to be insta
 from __future__ import annotations
 
 import ctypes
-import glob
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 
 _SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads",
             "openblas_{}_num_threads64_", "openblas_{}_num_threads")
 
 
-def _candidate_paths() -> list:
-    import numpy
+def _candidate_paths():
+    """Paths that may hold NumPy's OpenBLAS, cheapest source first (lazy: importing glob or
+    threadpoolctl costs import time, so they are only tried when the loaded maps had none)."""
     paths = []
     try:
         with open("/proc/self/maps") as f:
             for line in f:
+                if "openblas" not in line.lower():
+                    continue
                 path = line.split()[-1]
                 if "openblas" in os.path.basename(path).lower() and path not in paths:
                     paths.append(path)
     except OSError:
         pass
+    yield from paths
+    import glob
+
+    import numpy
+    paths = []
     root = os.path.dirname(os.path.dirname(numpy.__file__))
     for pattern in ("numpy.libs/*openblas*", "numpy/.dylibs/*openblas*"):
         paths += sorted(glob.glob(os.path.join(root, pattern)))
+    yield from paths
     try:
         import threadpoolctl
-        for c in threadpoolctl.ThreadpoolController().select(internal_api="openblas").lib_controllers:
-            paths.append(c.filepath)
+        ctl = threadpoolctl.ThreadpoolController().select(internal_api="openblas")
+        paths = [c.filepath for c in ctl.lib_controllers]
     except Exception:  # noqa: BLE001 - optional helper, any failure means "not there"
-        pass
-    return paths
+        paths = []
+    yield from paths
 
 
 def _find_blas():
@@ -144,8 +151,11 @@ def blas_threads(n: int):
                 _BLAS[1](want)
 
 
-def _get_pool(size: int) -> ThreadPoolExecutor:
+def _get_pool(size: int):
+    """The shared ThreadPoolExecutor (concurrent.futures is imported on first use: it pulls
+    in logging, which `import sampan` should not pay for)."""
     global _pool
+    from concurrent.futures import ThreadPoolExecutor
     with _pool_lock:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="sampan-kernel")
@@ -180,6 +190,7 @@ def run_parts(fn, items, parallel: bool = True) -> list:
         finally:
             _local.busy = False
 
+    from concurrent.futures import wait
     pool = _get_pool(max(_workers - 1, 1))
     with blas_threads(1):
         futures = [pool.submit(drain) for _ in range(workers - 1)]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import uuid
 
 from ..framework.tensor import wrap
 from .dispatch import call
@@ -27,6 +26,7 @@ def register_py_func(func) -> int:
     if not callable(func):
         raise TypeError(f"py_func: func must be callable, got {type(func).__name__}")
     if not _PyFuncs.token:
+        import uuid  # noqa: PLC0415  (lazy: import time)
         _PyFuncs.token = f"{os.getpid()}-{uuid.uuid4().hex}"
     fid = _PyFuncs.next_id
     _PyFuncs.next_id += 1

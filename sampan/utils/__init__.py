@@ -1,8 +1,21 @@
 """Utilities: run_check, unique_name. No dumping ground."""
 from __future__ import annotations
 
-from . import cpp_extension, unique_name  # noqa: F401
-from .log_writer import LogWriter  # noqa: F401
+from . import unique_name  # noqa: F401
+
+
+def __getattr__(name: str):
+    # cpp_extension (subprocess, hashlib) and LogWriter load on first use: `import sampan`
+    # should not pay for them
+    if name == "cpp_extension":
+        import importlib
+        value = importlib.import_module(f"{__name__}.cpp_extension")
+    elif name == "LogWriter":
+        from .log_writer import LogWriter as value
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def run_check() -> None:
