@@ -152,11 +152,16 @@ def broadcast_shapes(api: str, a: tuple, b: tuple, names=("x", "y")) -> tuple:
     return tuple(reversed(out))
 
 
+class AxisError(IndexError, ValueError):
+    """An axis out of range. Paddle raises ValueError for it in most APIs and IndexError in
+    some (as NumPy's AxisError, this is both)."""
+
+
 def norm_axis(api: str, axis: int, ndim: int, arg: str = "axis") -> int:
-    """Map a possibly negative axis into [0, ndim); IndexError naming the API if out of range."""
+    """Map a possibly negative axis into [0, ndim); AxisError naming the API if out of range."""
     lo, hi = -max(ndim, 1), max(ndim, 1)
     if not lo <= axis < hi:
-        raise IndexError(f"{api}: {arg} {axis} is out of range for a tensor with {ndim} "
+        raise AxisError(f"{api}: {arg} {axis} is out of range for a tensor with {ndim} "
                          f"dims (expected {lo} <= {arg} < {hi})")
     return axis % max(ndim, 1)
 

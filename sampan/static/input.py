@@ -81,9 +81,14 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
                              f"got {list(shape)}")
     dtype = _dt.default_float() if dtype is None else _dt.convert_dtype(dtype)
     block = default_main_program().global_block()
-    if name in block.vars:
-        raise ValueError(f"paddle.static.data: a variable named {name!r} already exists in "
-                         f"the main program")
+    old = block.vars.get(name)
+    if old is not None:
+        if not old.is_data:
+            raise ValueError(f"paddle.static.data: a variable named {name!r} already exists "
+                             f"in the main program and is not a data variable")
+        # NOTE: Paddle adds a second data op of the same name (both read the fed value);
+        # here the new declaration replaces the old one, which keeps the name's feed
+        del block.vars[name]
     var = block.create_var(name, dims, dtype, stop_gradient=True)
     var.is_data = True
     var.lod_level = lod_level

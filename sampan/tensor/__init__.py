@@ -121,3 +121,6 @@ __all__ = sorted(FUNCTIONS) + sorted(INPLACE)
 globals().update(FUNCTIONS)
 globals().update(INPLACE)
 fill_constant = creation.fill_constant  # paddle.tensor.fill_constant only, not top-level
+# Paddle's module paths for functions sampan keeps in other family files
+math.nanmean, math.count_nonzero, math.vander = stat.nanmean, stat.count_nonzero, \
+    creation.vander

@@ -53,6 +53,21 @@ def _normal(shape, mean, std, dtype):
                                              "seed": next_seed()})
 
 
+def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None) -> Tensor:
+    """Samples from N(mean, std ** 2) of `shape` (paddle.tensor.random.gaussian, the kernel
+    behind paddle.normal); a non-zero `seed` makes the draw reproducible.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.tensor.random.gaussian([2, 3], seed=1).shape
+        [2, 3]
+    """
+    return dispatch(REGISTRY["normal"], (), {
+        "shape": as_shape("gaussian", shape), "mean": float(as_scalar("gaussian", "mean", mean)),
+        "std": float(as_scalar("gaussian", "std", std)),
+        "dtype": _float_dtype("gaussian", dtype), "seed": _seed("gaussian", seed)})
+
+
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:
     """Samples from U[min, max) of `shape` (dtype None: the default float).
 

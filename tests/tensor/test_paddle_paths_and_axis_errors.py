@@ -1,0 +1,37 @@
+"""Axis-out-of-range errors are both IndexError and ValueError (Paddle raises ValueError in
+most APIs), Paddle's module paths (paddle.tensor.math.nanmean, ...) and
+paddle.tensor.random.gaussian."""
+import numpy as np
+import pytest
+
+import sampan as paddle
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: paddle.rot90(x, k=1, axes=[0, 3]),
+    lambda x: paddle.topk(x, 1, axis=5),
+    lambda x: paddle.count_nonzero(x, axis=10),
+    lambda x: paddle.nn.functional.glu(x, axis=4),
+    lambda x: paddle.nn.functional.normalize(x, axis=7)])
+def test_axis_out_of_range_is_value_and_index_error(call):
+    x = paddle.ones([2, 4])
+    with pytest.raises(ValueError, match="out of range"):
+        call(x)
+    with pytest.raises(IndexError, match="out of range"):
+        call(x)
+
+
+def test_paddle_module_paths():
+    assert paddle.tensor.math.nanmean is paddle.nanmean
+    assert paddle.tensor.math.count_nonzero is paddle.count_nonzero
+    assert paddle.tensor.math.vander is paddle.vander
+
+
+def test_gaussian_seed_shape_dtype():
+    a = paddle.tensor.random.gaussian([200, 50], mean=1.0, std=2.0, seed=7, dtype="float64")
+    b = paddle.tensor.random.gaussian([200, 50], mean=1.0, std=2.0, seed=7, dtype="float64")
+    assert a.dtype == paddle.float64 and a.shape == [200, 50]
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert abs(a.numpy().mean() - 1.0) < 0.1 and abs(a.numpy().std() - 2.0) < 0.1
+    with pytest.raises(TypeError, match="gaussian: dtype"):
+        paddle.tensor.random.gaussian([2], dtype="int32")
