@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtype as _dt
+from ..framework.tensor import wrap
 from ..nn.layer.norm import _BatchNormBase, BatchNorm, GroupNorm, LayerNorm
 from . import support
 
@@ -55,6 +56,31 @@ def _add_master_weights(optimizer, low) -> None:
 
     optimizer._apply_pairs = apply_pairs
     optimizer._amp_masters = masters
+    _save_masters(optimizer, masters, low)
+
+
+def _save_masters(optimizer, masters: dict, low) -> None:
+    """state_dict() carries {"master_weights": {param name: float32 Tensor}} as Paddle's does;
+    set_state_dict() restores them (else they restart from the low-precision values)."""
+    inner_save, inner_load = optimizer.state_dict, optimizer.set_state_dict
+
+    def state_dict():
+        state = inner_save()
+        named = {p.name: p for p in optimizer._all_params()}
+        state["master_weights"] = {name: wrap(masters[id(p)].copy())
+                                   for name, p in named.items() if id(p) in masters}
+        return state
+
+    def set_state_dict(state_dict):
+        saved = dict(state_dict).get("master_weights") or {}
+        for param in optimizer._all_params():
+            if param.name in saved:
+                value = saved[param.name]
+                masters[id(param)] = np.array(getattr(value, "_data", value), np.float32)
+        inner_load(state_dict)
+
+    optimizer.state_dict = state_dict
+    optimizer.set_state_dict = optimizer.load_state_dict = set_state_dict
 
 
 def decorate(models, optimizers=None, level: str = "O1", dtype: str = "float16",

@@ -119,3 +119,22 @@ def test_bfloat16_training_follows_float32(kind, level):
     assert ref[-1] < 0.8 * ref[0]  # the float32 run learns
     np.testing.assert_allclose(amp, ref, rtol=0.02, atol=0.02)
     assert not np.array_equal(amp, ref)  # and bfloat16 really ran
+
+
+def test_master_weights_in_optimizer_state_dict():
+    layer = nn.Linear(2, 2)
+    opt = paddle.optimizer.Adam(learning_rate=1e-3, parameters=layer.parameters())
+    paddle.amp.decorate(layer, opt, level="O2", dtype="bfloat16")
+    with paddle.amp.auto_cast(level="O2", dtype="bfloat16"):
+        layer(paddle.ones([3, 2])).sum().backward()
+    opt.step()
+    state = opt.state_dict()
+    masters = state["master_weights"]
+    assert masters[layer.weight.name].dtype == paddle.float32
+    np.testing.assert_array_equal(masters[layer.weight.name].numpy(),
+                                  opt._amp_masters[id(layer.weight)])
+    other = paddle.optimizer.Adam(learning_rate=1e-3, parameters=layer.parameters())
+    paddle.amp.decorate(layer, other, level="O2", dtype="bfloat16")
+    other.set_state_dict(state)
+    np.testing.assert_array_equal(other._amp_masters[id(layer.weight)],
+                                  opt._amp_masters[id(layer.weight)])
