@@ -29,7 +29,8 @@ from .initializer import create_parameter  # noqa: E402  (runs initializers: abo
 tensor.create_parameter = Tensor.create_parameter = create_parameter
 from .sparse.tensor import DENSE_METHODS as _SPARSE_METHODS  # noqa: E402  (to_sparse_coo...)
 for _name, _fn in _SPARSE_METHODS.items():
-    setattr(Tensor, _name, _fn)
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _fn)
 from ._compat import install_as_paddle  # noqa: F401,E402  (opt-in `import paddle`)
 
 

@@ -22,7 +22,7 @@ def _as_coo(x: _Sparse) -> SparseCooTensor:
 
 def _on_pattern(x: SparseCooTensor, lin: np.ndarray) -> Tensor:
     """x's values placed on the sorted positions `lin` (zeros where x has no entry)."""
-    mine = _linear(x._idx, x.shape[:x.sparse_dim])
+    mine = _linear(x._idx, x.shape[:x._sdim])
     pos = np.searchsorted(lin, mine).astype(np.int64)
     zeros = T.zeros([lin.size] + x.values().shape[1:], dtype=x.dtype)
     return T.index_add(zeros, Tensor(pos), 0, x.values()) if mine.size else zeros
@@ -38,10 +38,10 @@ def _elementwise(api: str, fn, x, y):
                          f"and shape, got {type(x).__name__}{x.shape} and "
                          f"{type(y).__name__}{y.shape}")
     cx, cy = _as_coo(x), _as_coo(y)
-    if cx.sparse_dim != cy.sparse_dim:
+    if cx._sdim != cy._sdim:
         raise ValueError(f"paddle.sparse.{api}: x and y must have one sparse_dim, got "
-                         f"{cx.sparse_dim} and {cy.sparse_dim}")
-    dims = cx.shape[:cx.sparse_dim]
+                         f"{cx._sdim} and {cy._sdim}")
+    dims = cx.shape[:cx._sdim]
     if api == "divide":  # Paddle 3.3.1 divides on every position (0/0 = nan, x/0 = inf)
         lin = np.arange(int(np.prod(dims)), dtype=np.int64)
     else:
@@ -81,7 +81,7 @@ def divide(x: _Sparse, y, name: Optional[str] = None) -> _Sparse:
 
 def _batched(api: str, x: SparseCooTensor):
     """(batch, rows, cols) index arrays of a coalesced 2-D/3-D COO tensor without dense dims."""
-    if x.ndim not in (2, 3) or x.sparse_dim != x.ndim:
+    if x.ndim not in (2, 3) or x._sdim != x.ndim:
         raise ValueError(f"paddle.sparse.{api}: x must be a 2-D or 3-D sparse tensor without "
                          f"dense dims, got shape {x.shape}")
     idx = x._idx

@@ -110,8 +110,16 @@ class SparseCooTensor(_Sparse):
         return [("indices", self.indices()), ("values", self._values)]
 
     @property
-    def sparse_dim(self) -> int:
+    def _sdim(self) -> int:
         return self._idx.shape[0]
+
+    def sparse_dim(self) -> int:
+        """The number of sparse dims (rows of indices)."""
+        return self._idx.shape[0]
+
+    def dense_dim(self) -> int:
+        """The number of dense dims (trailing dims of values)."""
+        return self.ndim - self._idx.shape[0]
 
     def indices(self) -> Tensor:
         """The indices as an int64 Tensor [sparse_dim, nnz]."""
@@ -119,7 +127,7 @@ class SparseCooTensor(_Sparse):
 
     def to_dense(self) -> Tensor:
         """The dense Tensor (duplicate entries summed); differentiable in the values."""
-        sdim = self.sparse_dim
+        sdim = self._sdim
         rows = int(np.prod(self._shape[:sdim], dtype=np.int64))
         flat = T.zeros([rows] + self._shape[sdim:], dtype=self.dtype)
         if self.nnz():
@@ -135,9 +143,9 @@ class SparseCooTensor(_Sparse):
 
     def to_sparse_csr(self) -> "SparseCsrTensor":
         """The CSR form of a 2-D or 3-D COO tensor without dense dims."""
-        if self.ndim not in (2, 3) or self.sparse_dim != self.ndim:
+        if self.ndim not in (2, 3) or self._sdim != self.ndim:
             raise ValueError(f"to_sparse_csr: needs a 2-D or 3-D tensor with no dense dims, "
-                             f"got shape {self.shape} with sparse_dim {self.sparse_dim}")
+                             f"got shape {self.shape} with sparse_dim {self._sdim}")
         c = coalesce(self)
         *batch, m, _ = self._shape
         rows = _linear(c._idx[:-1], self._shape[:-1])
@@ -183,6 +191,12 @@ class SparseCsrTensor(_Sparse):
 
     def to_sparse_csr(self) -> "SparseCsrTensor":
         return self
+
+    def sparse_dim(self) -> int:
+        return 2 if len(self._shape) == 2 else 3
+
+    def dense_dim(self) -> int:
+        return 0
 
     def to_dense(self) -> Tensor:
         return self.to_sparse_coo().to_dense()
@@ -309,7 +323,7 @@ def coalesce(x: SparseCooTensor, name=None) -> SparseCooTensor:
         raise TypeError(f"coalesce: x must be a sparse COO tensor, got {type(x).__name__}")
     if x._coalesced:
         return x
-    dims = x._shape[:x.sparse_dim]
+    dims = x._shape[:x._sdim]
     lin = _linear(x._idx, dims)
     uniq, inverse = np.unique(lin, return_inverse=True)
     if uniq.size == lin.size and (np.diff(lin) > 0).all():
@@ -346,6 +360,15 @@ def _dense_is_sparse(x: Tensor) -> bool:
     return False
 
 
+def _dense_sparse_dim(x: Tensor) -> int:
+    return 0
+
+
+def _dense_to_dense(x: Tensor) -> Tensor:
+    return x
+
+
 # Tensor methods Paddle's dense Tensor has for sparse work (bound by sampan/__init__)
 DENSE_METHODS = {"to_sparse_coo": to_sparse_coo, "to_sparse_csr": to_sparse_csr,
-                 "is_sparse_coo": _dense_is_sparse, "is_sparse_csr": _dense_is_sparse}
+                 "is_sparse_coo": _dense_is_sparse, "is_sparse_csr": _dense_is_sparse,
+                 "sparse_dim": _dense_sparse_dim, "to_dense": _dense_to_dense}

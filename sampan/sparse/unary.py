@@ -94,7 +94,7 @@ def reshape(x: _Sparse, shape: Sequence[int], name: Optional[str] = None) -> _Sp
         [[1, 2], [0, 0]]
     """
     coo, was_csr = _coo_in("reshape", x)
-    sdim = coo.sparse_dim
+    sdim = coo._sdim
     dense = coo.shape[sdim:]
     shape = [int(s) for s in shape]
     known = int(np.prod([s for s in shape if s != -1]))
@@ -121,7 +121,7 @@ def transpose(x: _Sparse, perm: Sequence[int], name: Optional[str] = None) -> _S
     """
     coo, was_csr = _coo_in("transpose", x)
     perm = [int(p) % coo.ndim for p in perm]
-    sdim = coo.sparse_dim
+    sdim = coo._sdim
     if sorted(perm) != list(range(coo.ndim)) or perm[sdim:] != list(range(sdim, coo.ndim)):
         raise ValueError(f"paddle.sparse.transpose: perm {perm} must permute the {sdim} "
                          f"sparse dims of shape {coo.shape}")
@@ -148,7 +148,7 @@ def slice(x: _Sparse, axes: Sequence[int], starts: Sequence[int], ends: Sequence
     shape = coo.shape
     for axis, start, end in zip(axes, starts, ends):
         axis = int(axis) % coo.ndim
-        if axis >= coo.sparse_dim:
+        if axis >= coo._sdim:
             raise ValueError(f"paddle.sparse.slice: axis {axis} is a dense dim of {coo.shape}")
         n = shape[axis]
         start = min(max(start + n if start < 0 else start, 0), n)
@@ -179,7 +179,7 @@ def sum(x: _Sparse, axis=None, dtype=None, keepdim: bool = False,
         out = SparseCooTensor(np.zeros((len(shape), 1), np.int64), total, shape, True)
         return _coo_out(out, was_csr and keepdim)
     axis = int(axis) % coo.ndim
-    sdim = coo.sparse_dim
+    sdim = coo._sdim
     if axis >= sdim:
         out = SparseCooTensor(coo._idx, T.sum(vals, axis=axis - sdim + 1, keepdim=keepdim),
                               _drop(coo.shape, axis, keepdim), coo._coalesced)
@@ -190,7 +190,7 @@ def sum(x: _Sparse, axis=None, dtype=None, keepdim: bool = False,
     else:
         idx = np.delete(idx, axis, axis=0)
     out = SparseCooTensor(idx, vals, _drop(coo.shape, axis, keepdim))
-    if out.sparse_dim == 0:
+    if out._sdim == 0:
         return SparseCooTensor(np.zeros((1, 1), np.int64), T.sum(vals, axis=0, keepdim=True),
                                [1] + out.shape, True)
     return _coo_out(coalesce(out), was_csr and keepdim)

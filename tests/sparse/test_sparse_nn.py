@@ -203,3 +203,63 @@ def test_sparse_model_trains():
     acc = float((net(x).argmax(-1) == y).astype("float32").mean())
     assert acc >= 0.9
     assert len(net.parameters()) == 8  # as Paddle: BatchNorm statistics are parameters too
+
+
+# Paddle 3.3.1, seed 1: idx2 below, vals randn(4, 2), w randn(3, 3, 2, 3), shape [2, 3, 3, 2]
+IDX2 = np.array([[0, 0, 0, 1], [0, 1, 2, 1], [1, 0, 2, 1]])
+SUBM2D = [[-3.38880, -0.48187, -1.99682], [-1.71866, 2.95358, 1.98578],
+          [-0.56554, 1.84009, -1.12042], [-1.18935, -0.62422, -1.34964]]
+CONV2D = [[0.56340, 1.96601, -2.70580], [-1.18935, -0.62422, -1.34964]]
+
+
+def test_conv2d_matches_paddle():
+    rng = np.random.RandomState(1)
+    vals = rng.randn(4, 2).astype("float32")
+    w = paddle.to_tensor(rng.randn(3, 3, 2, 3).astype("float32"))
+    x = sparse.sparse_coo_tensor(IDX2, vals, [2, 3, 3, 2])
+    out = F.subm_conv2d(x, w, padding=1)
+    assert out.shape == [2, 3, 3, 3] and out.indices().numpy().tolist() == IDX2.tolist()
+    np.testing.assert_allclose(out.values().numpy(), SUBM2D, atol=2e-5)
+    np.testing.assert_allclose(F.subm_conv2d_igemm(x, w, padding=1).values().numpy(), SUBM2D,
+                               atol=2e-5)
+    out = F.conv2d(x, w)
+    assert out.shape == [2, 1, 1, 3] and out.indices().numpy().tolist() == [[0, 1], [0, 0],
+                                                                             [0, 0]]
+    np.testing.assert_allclose(out.values().numpy(), CONV2D, atol=2e-5)
+    layer = sparse.nn.SubmConv2D(2, 3, 3, padding=1)
+    assert layer.weight.shape == [3, 3, 2, 3] and layer(x).shape == [2, 3, 3, 3]
+    with pytest.raises(ValueError, match="conv2d: data_format must be 'NHWC'"):
+        F.conv2d(x, w, data_format="NDHWC")
+
+
+def test_attention_against_numpy():
+    # Paddle 3.3.1 has no CPU kernel for sparse attention: compare with a dense reference
+    rng = np.random.RandomState(4)
+    q, k, v = (rng.randn(1, 2, 3, 4) for _ in range(3))
+    layout = np.array([[[1, 0, 0], [1, 1, 0], [0, 1, 1]]] * 2, "float64")
+    mask = paddle.to_tensor(layout).to_sparse_csr()
+    qt = paddle.to_tensor(q, stop_gradient=False)
+    out = F.attention(qt, paddle.to_tensor(k), paddle.to_tensor(v), mask,
+                      attn_mask=paddle.to_tensor(np.array([[1, 1, 1], [0, 1, 1], [1, 1, 1.]])))
+    scores = np.einsum("bhsd,bhtd->bhst", q, k) / 2.0
+    keep = layout.reshape(1, 2, 3, 3).astype(bool) & np.array([[1, 1, 1], [0, 1, 1],
+                                                              [1, 1, 1]], bool)
+    scores = np.where(keep, scores, -np.inf)
+    probs = np.exp(scores - scores.max(-1, keepdims=True))
+    probs /= probs.sum(-1, keepdims=True)
+    np.testing.assert_allclose(out.numpy(), probs @ v, rtol=1e-10)
+    out.sum().backward()
+    assert qt.grad.shape == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="attention: sparse_mask must be"):
+        F.attention(qt, qt, qt, paddle.ones([3, 3]).to_sparse_csr())
+
+
+def test_sync_batch_norm_and_dense_methods():
+    net = paddle.nn.Sequential(sparse.nn.BatchNorm(2))
+    sparse.nn.SyncBatchNorm.convert_sync_batchnorm(net)
+    assert isinstance(net[0], sparse.nn.SyncBatchNorm)
+    x, _ = sample()
+    np.testing.assert_allclose(net(x).values().numpy(), BN, atol=2e-5)
+    assert x.sparse_dim() == 4 and x.dense_dim() == 1
+    dense = paddle.ones([2, 2])
+    assert dense.sparse_dim() == 0 and dense.to_dense() is dense

@@ -13,9 +13,11 @@ import numpy as np
 from ... import tensor as T
 from ...framework.tensor import Tensor
 from ..tensor import SparseCooTensor, SparseCsrTensor, _linear, _Sparse
+from ..binary import masked_matmul, matmul
 from ..unary import check_sparse
 
-__all__ = ["relu", "relu6", "leaky_relu", "softmax", "conv3d", "subm_conv3d", "max_pool3d"]
+__all__ = ["relu", "relu6", "leaky_relu", "softmax", "conv2d", "conv3d", "subm_conv2d",
+           "subm_conv2d_igemm", "subm_conv3d", "subm_conv3d_igemm", "max_pool3d", "attention"]
 
 
 def relu(x: _Sparse, name: Optional[str] = None) -> _Sparse:
@@ -57,7 +59,7 @@ def softmax(x: _Sparse, axis: int = -1, name: Optional[str] = None) -> _Sparse:
         raise ValueError(f"paddle.sparse.nn.functional.softmax: only axis=-1 is supported, "
                          f"got {axis}")
     coo = x.to_sparse_coo()
-    if coo.sparse_dim != coo.ndim:
+    if coo._sdim != coo.ndim:
         raise ValueError(f"paddle.sparse.nn.functional.softmax: x must have no dense dims, "
                          f"got shape {coo.shape}")
     rows = _linear(coo._idx[:-1], coo.shape[:-1])
@@ -72,20 +74,23 @@ def softmax(x: _Sparse, axis: int = -1, name: Optional[str] = None) -> _Sparse:
     return out.to_sparse_csr() if isinstance(x, SparseCsrTensor) else out
 
 
-def _triple(api: str, name: str, value) -> tuple:
+def _ntuple(api: str, name: str, value, n: int = 3) -> tuple:
     if isinstance(value, int):
-        return (value,) * 3
+        return (value,) * n
     value = tuple(int(v) for v in value)
-    if len(value) != 3:
-        raise ValueError(f"paddle.sparse.nn.functional.{api}: {name} must be an int or 3 "
+    if len(value) != n:
+        raise ValueError(f"paddle.sparse.nn.functional.{api}: {name} must be an int or {n} "
                          f"ints, got {value}")
     return value
 
 
-def _check_input(api: str, x) -> SparseCooTensor:
-    if not isinstance(x, SparseCooTensor) or x.ndim != 5 or x.sparse_dim != 4:
+_LAYOUT = {3: ("NDHWC", "[N, D, H, W, C]"), 2: ("NHWC", "[N, H, W, C]")}
+
+
+def _check_input(api: str, x, n: int = 3) -> SparseCooTensor:
+    if not isinstance(x, SparseCooTensor) or x.ndim != n + 2 or x._sdim != n + 1:
         raise ValueError(f"paddle.sparse.nn.functional.{api}: x must be a sparse COO tensor "
-                         f"[N, D, H, W, C] with 4 sparse dims, got "
+                         f"{_LAYOUT[n][1]} with {n + 1} sparse dims, got "
                          f"{type(x).__name__} {getattr(x, 'shape', '')}")
     return x
 
@@ -93,12 +98,12 @@ def _check_input(api: str, x) -> SparseCooTensor:
 def _rulebook(x: SparseCooTensor, kernel, stride, padding, dilation, subm: bool):
     """(output coords [4, n_out], output spatial shape, [(offset k, in rows, out rows)])."""
     idx = x._idx
-    spatial = x.shape[1:4]
+    spatial = x.shape[1:-1]
     if subm:
         out_shape = list(spatial)
     else:
         out_shape = [(spatial[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1)
-                     // stride[i] + 1 for i in range(3)]
+                     // stride[i] + 1 for i in range(len(spatial))]
     if min(out_shape) <= 0:
         raise ValueError(f"paddle.sparse.nn.functional: output size {out_shape} is not "
                          f"positive for input {spatial}")
@@ -127,23 +132,25 @@ def _rulebook(x: SparseCooTensor, kernel, stride, padding, dilation, subm: bool)
     return np.stack(np.unravel_index(out_lin, dims)), out_shape, book
 
 
-def _conv(api: str, x, weight, bias, stride, padding, dilation, groups, data_format, subm):
-    x = _check_input(api, x)
-    if data_format != "NDHWC":
-        raise ValueError(f"paddle.sparse.nn.functional.{api}: data_format must be 'NDHWC', "
-                         f"got {data_format!r}")
+def _conv(api: str, x, weight, bias, stride, padding, dilation, groups, data_format, subm,
+          n: int = 3):
+    x = _check_input(api, x, n)
+    if data_format != _LAYOUT[n][0]:
+        raise ValueError(f"paddle.sparse.nn.functional.{api}: data_format must be "
+                         f"'{_LAYOUT[n][0]}', got {data_format!r}")
     if groups != 1:
         raise ValueError(f"paddle.sparse.nn.functional.{api}: only groups=1 is supported, "
                          f"got {groups}")
     cin = x.shape[-1]
-    if weight.ndim != 5 or weight.shape[3] != cin:
-        raise ValueError(f"paddle.sparse.nn.functional.{api}: weight must be [kD, kH, kW, "
+    if weight.ndim != n + 2 or weight.shape[n] != cin:
+        dims = "kD, kH, kW" if n == 3 else "kH, kW"
+        raise ValueError(f"paddle.sparse.nn.functional.{api}: weight must be [{dims}, "
                          f"{cin}, C_out], got {weight.shape}")
-    kernel = weight.shape[:3]
-    stride, padding, dilation = (_triple(api, n, v) for n, v in
+    kernel = weight.shape[:n]
+    stride, padding, dilation = (_ntuple(api, k, v, n) for k, v in
                                  (("stride", stride), ("padding", padding),
                                   ("dilation", dilation)))
-    if subm and stride != (1, 1, 1):
+    if subm and stride != (1,) * n:
         raise ValueError(f"paddle.sparse.nn.functional.{api}: stride must be 1, got {stride}")
     coords, out_shape, book = _rulebook(x, kernel, stride, padding, dilation, subm)
     cout = weight.shape[-1]
@@ -196,6 +203,42 @@ def subm_conv3d(x: SparseCooTensor, weight: Tensor, bias: Optional[Tensor] = Non
                  data_format, True)
 
 
+def conv2d(x: SparseCooTensor, weight: Tensor, bias: Optional[Tensor] = None, stride=1,
+           padding=0, dilation=1, groups: int = 1, data_format: str = "NHWC",
+           name: Optional[str] = None) -> SparseCooTensor:
+    """Sparse 2-D convolution of a COO tensor [N, H, W, C] (3 sparse dims) with weight
+    [kH, kW, C_in, C_out] (see conv3d).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[0], [1], [1]], [[1.0]], [1, 3, 3, 1])
+        >>> paddle.sparse.nn.functional.conv2d(x, paddle.ones([3, 3, 1, 2])).nnz()
+        1
+    """
+    return _conv("conv2d", x, weight, bias, stride, padding, dilation, groups, data_format,
+                 False, 2)
+
+
+def subm_conv2d(x: SparseCooTensor, weight: Tensor, bias: Optional[Tensor] = None, stride=1,
+                padding=0, dilation=1, groups: int = 1, data_format: str = "NHWC",
+                key=None, name: Optional[str] = None) -> SparseCooTensor:
+    """Submanifold sparse 2-D convolution (outputs at the input's sites, stride 1)."""
+    return _conv("subm_conv2d", x, weight, bias, stride, padding, dilation, groups,
+                 data_format, True, 2)
+
+
+def subm_conv2d_igemm(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+                      data_format="NHWC", key=None, name=None) -> SparseCooTensor:
+    """subm_conv2d (Paddle's implicit-GEMM kernel variant; same result)."""
+    return subm_conv2d(x, weight, bias, stride, padding, dilation, groups, data_format, key)
+
+
+def subm_conv3d_igemm(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+                      data_format="NDHWC", key=None, name=None) -> SparseCooTensor:
+    """subm_conv3d (Paddle's implicit-GEMM kernel variant; same result)."""
+    return subm_conv3d(x, weight, bias, stride, padding, dilation, groups, data_format, key)
+
+
 def max_pool3d(x: SparseCooTensor, kernel_size, stride=None, padding=0,
                ceil_mode: bool = False, data_format: str = "NDHWC",
                name: Optional[str] = None) -> SparseCooTensor:
@@ -212,9 +255,9 @@ def max_pool3d(x: SparseCooTensor, kernel_size, stride=None, padding=0,
     if ceil_mode or data_format != "NDHWC":
         raise ValueError("paddle.sparse.nn.functional.max_pool3d: ceil_mode must be False "
                          "and data_format 'NDHWC'")
-    kernel = _triple("max_pool3d", "kernel_size", kernel_size)
-    stride = kernel if stride is None else _triple("max_pool3d", "stride", stride)
-    padding = _triple("max_pool3d", "padding", padding)
+    kernel = _ntuple("max_pool3d", "kernel_size", kernel_size)
+    stride = kernel if stride is None else _ntuple("max_pool3d", "stride", stride)
+    padding = _ntuple("max_pool3d", "padding", padding)
     coords, out_shape, book = _rulebook(x, kernel, stride, padding, (1, 1, 1), False)
     n_out, c = coords.shape[1], x.shape[-1]
     floor = np.finfo(x.values().numpy().dtype).min
@@ -227,3 +270,47 @@ def max_pool3d(x: SparseCooTensor, kernel_size, stride=None, padding=0,
         candidates.append(placed + Tensor(absent))
     vals = T.max(T.stack(candidates), axis=0)
     return SparseCooTensor(coords, vals, [x.shape[0]] + out_shape + [c], True)
+
+
+def attention(query: Tensor, key: Tensor, value: Tensor, sparse_mask: SparseCsrTensor,
+              key_padding_mask: Optional[Tensor] = None, attn_mask: Optional[Tensor] = None,
+              name: Optional[str] = None) -> Tensor:
+    """softmax(Q K^T / sqrt(d)) V with the scores evaluated only on `sparse_mask`'s layout.
+
+    Args:
+        query, key, value (Tensor): [batch, heads, seq_len, head_dim].
+        sparse_mask (SparseCsrTensor): [batch * heads, seq_len, seq_len] layout.
+        key_padding_mask (Tensor, optional): [batch, seq_len]; 0 drops that key.
+        attn_mask (Tensor, optional): [seq_len, seq_len]; 0 drops that (query, key) pair.
+
+    Returns:
+        Tensor: [batch, heads, seq_len, head_dim], dense.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> q = paddle.ones([1, 1, 2, 4])
+        >>> mask = paddle.to_tensor([[[1., 0.], [1., 1.]]]).to_sparse_csr()
+        >>> paddle.sparse.nn.functional.attention(q, q, q, mask).shape
+        [1, 1, 2, 4]
+    """
+    if query.ndim != 4 or key.shape != query.shape or value.shape != query.shape:
+        raise ValueError(f"paddle.sparse.nn.functional.attention: query, key and value must "
+                         f"share one [batch, heads, seq_len, head_dim] shape, got "
+                         f"{query.shape}, {key.shape}, {value.shape}")
+    b, h, s, d = query.shape
+    check_sparse("nn.functional.attention", sparse_mask, "sparse_mask")
+    if sparse_mask.shape != [b * h, s, s]:
+        raise ValueError(f"paddle.sparse.nn.functional.attention: sparse_mask must be "
+                         f"[{b * h}, {s}, {s}], got {sparse_mask.shape}")
+    layout = sparse_mask.to_sparse_coo()
+    keep = np.ones(layout.nnz(), bool)
+    bh, rows, cols = layout._idx
+    if key_padding_mask is not None:
+        keep &= key_padding_mask.numpy().reshape(b, s)[bh // h, cols] != 0
+    if attn_mask is not None:
+        keep &= attn_mask.numpy().reshape(s, s)[rows, cols] != 0
+    q = T.reshape(query, [b * h, s, d]) * (1.0 / float(d) ** 0.5)
+    k = T.transpose(T.reshape(key, [b * h, s, d]), [0, 2, 1])
+    kept = SparseCooTensor(layout._idx[:, keep], T.zeros([int(keep.sum())]), layout.shape, True)
+    probs = softmax(masked_matmul(q, k, kept))
+    return T.reshape(matmul(probs, T.reshape(value, [b * h, s, d])), [b, h, s, d])

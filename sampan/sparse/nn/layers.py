@@ -12,8 +12,8 @@ from ...nn.layer import Layer
 from ..tensor import _Sparse
 from . import functional as F
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softmax", "BatchNorm", "Conv3D", "SubmConv3D",
-           "MaxPool3D"]
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softmax", "BatchNorm", "SyncBatchNorm", "Conv2D",
+           "Conv3D", "SubmConv2D", "SubmConv3D", "MaxPool3D"]
 
 
 class ReLU(Layer):
@@ -97,17 +97,19 @@ class BatchNorm(Layer):
         return x._with_values(out)
 
 
-class _Conv3D(Layer):
+class _ConvNd(Layer):
     _subm = False
+    _nd = 3
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, padding_mode: str = "zeros", key=None,
-                 weight_attr=None, bias_attr=None, data_format: str = "NDHWC") -> None:
+                 weight_attr=None, bias_attr=None, data_format: Optional[str] = None) -> None:
         super().__init__()
+        data_format = data_format or ("NDHWC" if self._nd == 3 else "NHWC")
         if padding_mode != "zeros":
             raise ValueError(f"sparse.nn.{type(self).__name__}: padding_mode must be 'zeros', "
                              f"got {padding_mode!r}")
-        kernel = F._triple(type(self).__name__, "kernel_size", kernel_size)
+        kernel = F._ntuple(type(self).__name__, "kernel_size", kernel_size, self._nd)
         self._args = dict(stride=stride, padding=padding, dilation=dilation, groups=groups,
                           data_format=data_format)
         fan_in = in_channels * int(np.prod(kernel))
@@ -118,11 +120,12 @@ class _Conv3D(Layer):
             [out_channels], attr=bias_attr, is_bias=True)
 
     def forward(self, x):
-        fn = F.subm_conv3d if self._subm else F.conv3d
+        fn = {(3, False): F.conv3d, (3, True): F.subm_conv3d, (2, False): F.conv2d,
+              (2, True): F.subm_conv2d}[self._nd, self._subm]
         return fn(x, self.weight, self.bias, **self._args)
 
 
-class Conv3D(_Conv3D):
+class Conv3D(_ConvNd):
     """Sparse 3-D convolution layer over NDHWC COO tensors (see functional.conv3d).
 
     Examples:
@@ -133,9 +136,41 @@ class Conv3D(_Conv3D):
     """
 
 
-class SubmConv3D(_Conv3D):
+class SubmConv3D(_ConvNd):
     """Submanifold sparse 3-D convolution layer (outputs at the input sites)."""
     _subm = True
+
+
+class Conv2D(_ConvNd):
+    """Sparse 2-D convolution layer over NHWC COO tensors (see functional.conv2d).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.sparse.nn.Conv2D(1, 2, 3).weight.shape
+        [3, 3, 1, 2]
+    """
+    _nd = 2
+
+
+class SubmConv2D(_ConvNd):
+    """Submanifold sparse 2-D convolution layer."""
+    _nd = 2
+    _subm = True
+
+
+class SyncBatchNorm(BatchNorm):
+    """BatchNorm whose statistics would be synchronized across ranks; with one process (the
+    only mode sampan runs sparse layers in) it equals BatchNorm."""
+
+    @classmethod
+    def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
+        """Return `layer` with every sparse BatchNorm replaced by a SyncBatchNorm sharing
+        its parameters."""
+        if isinstance(layer, BatchNorm) and not isinstance(layer, SyncBatchNorm):
+            layer.__class__ = SyncBatchNorm
+        for _, sub in layer.named_children():
+            cls.convert_sync_batchnorm(sub)
+        return layer
 
 
 class MaxPool3D(Layer):
