@@ -72,12 +72,18 @@ class ProgressBar:
         self.name = name
         self._start = time.time()
         self._last_width = 0
+        self._dynamic_display = None  # None: redraw in place when the output is a terminal
+
+    def start(self) -> None:
+        """Restart the clock (per-step times and the ETA count from now), as Paddle's."""
+        self._start = time.time()
+        self._last_width = 0
 
     def _count(self, current: int) -> str:
         if self._num:
             digits = len(str(self._num))
-            return f"{self.name} {current:{digits}d}/{self._num}"
-        return f"{self.name} {current:3}"
+            return f"{self.name} {int(current):{digits}d}/{self._num}"
+        return f"{self.name} {int(current):3d}"
 
     def update(self, current: int, values=()) -> None:
         """Report progress `current` (1-based) with (name, value) pairs."""
@@ -95,7 +101,8 @@ class ProgressBar:
                 if current < self._num:
                     info += f" - ETA: {_eta(int(per_step * (self._num - current)))}"
             line += info + _per_step(per_step, self.name)
-            if is_interactive(out):
+            dynamic = self._dynamic_display
+            if is_interactive(out) if dynamic is None else dynamic:
                 pad = " " * max(self._last_width - len(line), 0)
                 self._last_width = len(line)
                 end = "\n" if self._num is None or current >= self._num else ""

@@ -67,3 +67,18 @@ def test_fit_verbose_1_into_a_file_writes_no_carriage_returns(capsys, monkeypatc
     steps = [ln.split(" [")[0] for ln in out.splitlines() if ln.startswith("step")]
     assert "\r" not in out
     assert steps == ["step  3/10", "step  6/10", "step  9/10", "step 10/10"]
+
+
+def test_start_restarts_the_clock_and_float_steps_print():
+    out = io.StringIO()
+    bar = ProgressBar(num=5, verbose=1, file=out)
+    bar._start -= 100.0  # as if 100 s had passed
+    bar.start()
+    bar.update(1, [("loss", 1.0)])
+    assert "s/step" in out.getvalue() and " 20s/step" not in out.getvalue()
+    bar._dynamic_display = True  # Paddle's switch: redraw in place even when redirected
+    bar.update(2.0, [("loss", "INF")])
+    assert out.getvalue().count("\r") == 1 and "step 2/5" in out.getvalue()
+    bar._num = None
+    bar.update(1e4, [("loss", np.array([1e-4]))])
+    assert "step 10000" in out.getvalue()
