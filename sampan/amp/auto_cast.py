@@ -23,15 +23,48 @@ _CPU_WARNING = ("amp_guard can only be enabled on CUDAPlace, XPUPlace, and Custo
                 "current place is Place(cpu), so it makes no effect.")
 
 
-def white_list(dtype: str = "bfloat16") -> set:
-    """Names of the ops that run in low precision (OpDef.amp == "low")."""
-    return {n for n, op in REGISTRY.items() if getattr(op, "amp", None) == "low"}
+_LIST_CACHE: dict = {}
 
 
-def black_list(level: str = "O1") -> set:
-    """Names of the ops kept in float32 at `level` (Paddle: O2 keeps only the extra list)."""
-    kinds = ("float32_always",) if level == "O2" else ("float32", "float32_always")
-    return {n for n, op in REGISTRY.items() if getattr(op, "amp", None) in kinds}
+def _ops_with(kinds: tuple) -> frozenset:
+    """Names of the registered ops whose OpDef.amp is in `kinds` (cached per registry size)."""
+    key = (kinds, len(REGISTRY))
+    names = _LIST_CACHE.get(key)
+    if names is None:
+        names = frozenset(n for n, op in REGISTRY.items() if getattr(op, "amp", None) in kinds)
+        _LIST_CACHE[key] = names
+    return names
+
+
+def _black(level: str) -> frozenset:
+    # Paddle: O2 keeps only the extra list (embedding, scatter) in float32; OD none
+    if level == "OD":
+        return frozenset()
+    return _ops_with(("float32_always",) if level == "O2" else ("float32", "float32_always"))
+
+
+def white_list() -> dict:
+    """{dtype: {level: op names run in low precision}} (OpDef.amp == "low"), as Paddle's.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> 'matmul' in paddle.amp.white_list()['bfloat16']['O1']
+        True
+    """
+    low = set(_ops_with(("low",)))
+    return {d: {lv: set(low) for lv in ("OD", "O1", "O2")} for d in ("float16", "bfloat16")}
+
+
+def black_list() -> dict:
+    """{dtype: {level: op names kept in float32}}, as Paddle's (O2: only embedding, scatter).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> sorted(paddle.amp.black_list()['bfloat16']['O2'])
+        ['embedding', 'scatter']
+    """
+    return {d: {lv: set(_black(lv)) for lv in ("OD", "O1", "O2")}
+            for d in ("float16", "bfloat16")}
 
 
 class AmpState:
@@ -156,8 +189,8 @@ def auto_cast(enable: bool = True, custom_white_list=None, custom_black_list=Non
         return
     if dtype == "float16":
         support.warn_fp16_without_scaler()
-    state = AmpState(level, _dt.convert_dtype(dtype), (white_list(dtype) | white) - black,
-                     (black_list(level) | black) - white, bool(use_promote))
+    state = AmpState(level, _dt.convert_dtype(dtype), (_ops_with(("low",)) | white) - black,
+                     (_black(level) | black) - white, bool(use_promote))
     with _flags.dispatch_wrapper(make_wrapper(state)):
         yield
 

@@ -168,3 +168,18 @@ def test_check_numerics_values_as_paddle():
     assert values.numpy()[0] == np.inf and values.numpy()[1] == 0 and np.isnan(values.numpy()[2])
     with pytest.raises(RuntimeError, match="num_nan=1, num_inf=1"):
         debugging.check_numerics(bad, "op", "y")
+
+
+def test_lists_follow_opdef_amp_and_paddle_shape():
+    white, black = paddle.amp.white_list(), paddle.amp.black_list()
+    assert set(white) == {"float16", "bfloat16"} and set(white["bfloat16"]) == {"OD", "O1", "O2"}
+    assert {"matmul", "conv2d", "linear", "einsum"} <= white["bfloat16"]["O1"]
+    assert {"exp", "log", "softmax", "mean", "sum", "layer_norm",
+            "softmax_with_cross_entropy", "embedding"} <= black["bfloat16"]["O1"]
+    assert black["bfloat16"]["O2"] == {"embedding", "scatter"}
+    assert black["float16"]["OD"] == set()
+    x, w = _xw()
+    with paddle.amp.auto_cast(level="OD", dtype="bfloat16"):
+        y = paddle.matmul(x, w)
+        r = paddle.nn.functional.relu(y)  # OD: everything but the white list in float32
+    assert y.dtype == paddle.bfloat16 and r.dtype == paddle.float32
