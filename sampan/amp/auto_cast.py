@@ -135,7 +135,7 @@ def make_wrapper(state: AmpState):
     return amp_wrapper
 
 
-def _check(enable, level, dtype, custom_white_list, custom_black_list):
+def _check(level, dtype, custom_white_list, custom_black_list):
     if level not in _LEVELS:
         raise ValueError(f"paddle.amp.auto_cast: level must be one of {list(_LEVELS)}, "
                          f"got {level!r}")
@@ -179,7 +179,7 @@ def auto_cast(enable: bool = True, custom_white_list=None, custom_black_list=Non
         >>> y.dtype, z.dtype
         (paddle.bfloat16, paddle.float32)
     """
-    white, black = _check(enable, level, dtype, custom_white_list, custom_black_list)
+    white, black = _check(level, dtype, custom_white_list, custom_black_list)
     if not enable or level == "O0":
         yield
         return

@@ -13,7 +13,7 @@ _NORMS = (_BatchNormBase, BatchNorm, GroupNorm, LayerNorm)
 _F32 = np.dtype(np.float32)
 
 
-def _as_list(value, what: str) -> tuple:
+def _as_list(value) -> tuple:
     if value is None:
         return [], False
     if isinstance(value, (list, tuple)):
@@ -123,8 +123,8 @@ def decorate(models, optimizers=None, level: str = "O1", dtype: str = "float16",
                                                      "float64"):
         raise ValueError(f"paddle.amp.decorate: save_dtype must be float16, bfloat16, "
                          f"float32 or float64, got {save_dtype!r}")
-    model_list, many_models = _as_list(models, "models")
-    opt_list, _ = _as_list(optimizers, "optimizers")
+    model_list, _ = _as_list(models)
+    opt_list, _ = _as_list(optimizers)
     live = dtype == "bfloat16" or support.is_float16_supported()
     if live and level == "O2":
         low = _dt.convert_dtype(dtype)
