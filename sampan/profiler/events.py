@@ -49,13 +49,18 @@ class Collector:
     """Events recorded while a Profiler is in the RECORD state (all threads append here)."""
 
     def __init__(self) -> None:
-        self.events: list = []
+        # raw (name, kind, start, end, tid, args) tuples: cheap to append on the hot path
+        self.raw: list = []
         self.pid = os.getpid()
         # wall-clock origin so that trace timestamps are absolute microseconds, as in Paddle
         self.wall0 = time.time_ns() - time.perf_counter_ns()
 
     def add(self, name: str, kind: TracerEventType, start: int, end: int, **args) -> None:
-        self.events.append(Event(name, kind, start, end, threading.get_ident(), args))
+        self.raw.append((name, kind, start, end, threading.get_ident(), args))
+
+    @property
+    def events(self) -> list:
+        return [Event(*r) for r in self.raw]
 
 
 # the collector of the recording profiler, or None (RecordEvent is free while None)
@@ -65,16 +70,19 @@ ACTIVE: list = [None]
 def make_op_wrapper(collector: Collector, record_shapes: bool):
     """A dispatch wrapper timing every op call into `collector` as an Operator event."""
     clock = time.perf_counter_ns
+    append = collector.raw.append
+    tid = threading.get_ident()  # the wrapper is installed in (and only sees) this thread
+    kind = TracerEventType.Operator
+    empty: dict = {}
 
     def record_op(op, inputs, attrs, nxt):
         start = clock()
         out = nxt(op, inputs, attrs)
-        end = clock()
-        args = {}
+        args = empty
         if record_shapes:
-            args["input_shapes"] = {name: list(getattr(t, "shape", [])) for name, t
-                                    in zip(op.input_names, inputs) if hasattr(t, "shape")}
-        collector.add(op.name, TracerEventType.Operator, start, end, **args)
+            args = {"input_shapes": {name: list(t.shape) for name, t
+                                     in zip(op.input_names, inputs) if hasattr(t, "shape")}}
+        append((op.name, kind, start, clock(), tid, args))
         return out
 
     return record_op

@@ -152,3 +152,17 @@ def test_context_manager_default_records_all():
         paddle.ones([2]) - 1
     names = {e.name for e in p.profiler_result.get_data()}
     assert {"multiply", "subtract"} <= names
+
+
+def test_record_shapes_in_trace(tmp_path):
+    p = profiler.Profiler(scheduler=(0, 1), record_shapes=True)
+    p.start()
+    paddle.matmul(paddle.ones([2, 3]), paddle.ones([3, 4]))
+    p.step()
+    p.stop()
+    p.export(str(tmp_path / "t.json"))
+    doc = json.load(open(tmp_path / "t.json"))
+    mm = [e for e in doc["traceEvents"] if e["name"] == "matmul"]
+    assert mm and mm[0]["args"]["input_shapes"] == {"x": [2, 3], "y": [3, 4]}
+    with pytest.raises(ValueError, match="format must be 'json' or 'pb'"):
+        p.export(str(tmp_path / "t.x"), "xml")
