@@ -132,6 +132,8 @@ def make_wrapper(state: AmpState):
             out = _cast_value(out, low)
         return out
 
+    amp_wrapper.trace_key = ("amp", state.level, state.low.name, frozenset(state.white),
+                             frozenset(state.black), state.use_promote)
     return amp_wrapper
 
 

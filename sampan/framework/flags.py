@@ -134,6 +134,15 @@ def dispatch_wrapper(wrapper):
         _recompose()
 
 
+def trace_key() -> tuple:
+    """What this thread's wrappers change in a traced Program (each wrapper's `trace_key`
+    attribute, e.g. AMP's level and lists; recorders such as the profiler have none): part
+    of to_static's program cache key, so a Program traced under auto_cast is not reused
+    outside it and vice versa."""
+    return tuple(key for key in (getattr(w, "trace_key", None) for w in STATE.wrappers)
+                 if key is not None)
+
+
 @contextlib.contextmanager
 def dispatch_bypass():
     """Run ops eagerly with no wrapper or target in this thread for the duration (parameter

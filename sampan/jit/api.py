@@ -19,6 +19,7 @@ import weakref
 
 from ..framework.flags import in_dynamic_mode
 from ..static.input_spec import InputSpec
+from ..framework import flags as _flags
 from .program_cache import ProgramCache, trace
 from .pytree import flatten, freeze, is_tensor, unflatten
 
@@ -165,7 +166,7 @@ class StaticFunction:
                 fn = self.dygraph_function
             return fn(*args, **kwargs)
         tensors, spec_args, spec_kwargs = self._specs(args, kwargs)
-        key = (freeze((spec_args, spec_kwargs)), self._training())
+        key = (freeze((spec_args, spec_kwargs)), self._training(), _flags.trace_key())
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._trace(key, spec_args, spec_kwargs)
@@ -245,7 +246,7 @@ class StaticFunction:
         (concrete_program, runner)."""
         tensors, tree = flatten((args, kwargs), leaf=_spec_leaf)
         spec_args, spec_kwargs = unflatten(tree, [_as_spec(t) for t in tensors])
-        key = (freeze((spec_args, spec_kwargs)), self._training())
+        key = (freeze((spec_args, spec_kwargs)), self._training(), _flags.trace_key())
         concrete = self._cache.get(key)
         if concrete is None or concrete is ProgramCache.FALLBACK:
             try:
