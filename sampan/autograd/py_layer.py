@@ -7,9 +7,11 @@ the class's forward and backward.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework.flags import STATE, in_dynamic_mode
 from ..framework.node import GradNode
-from ..framework.tensor import Tensor, is_variable
+from ..framework.tensor import Tensor, is_variable, wrap
 from ..ops.opdef import OpDef
 from .py_layer_context import PyLayerContext
 from .static_py_layer import static_apply
@@ -18,23 +20,64 @@ from .static_py_layer import static_apply
 class _PyLayerOp(OpDef):
     inputs = ("*xs",)
     saves = ()
+    none_grads = True  # vjp materializes the missing output grads itself (or not)
 
-    def __init__(self, layer_cls, user_ctx, n_out: int) -> None:
+    def __init__(self, layer_cls, user_ctx, outs: list, inputs: list) -> None:
         self.name = f"py_layer:{layer_cls.__name__}"
-        self.outputs = tuple(f"out{i}" for i in range(n_out))
+        self.outputs = tuple(f"out{i}" for i in range(len(outs)))
         super().__init__()
         self.layer_cls = layer_cls
         self.user_ctx = user_ctx
+        # backward receives one gradient per Tensor output, as in Paddle
+        self.tensor_outs = [i for i, o in enumerate(outs) if isinstance(o, Tensor)]
+        self.out_meta = [(outs[i]._data.shape, outs[i]._data.dtype) for i in self.tensor_outs]
+        self.in_dtypes = [t.dtype for t in inputs]
 
     def vjp(self, ctx, *grads):
+        grads = [grads[i] for i in self.tensor_outs]
+        if self.user_ctx.materialize_grads:
+            grads = [g if g is not None else _zeros(meta)
+                     for g, meta in zip(grads, self.out_meta)]
         result = self.layer_cls.backward(self.user_ctx, *grads)
         if not isinstance(result, (tuple, list)):
             result = (result,)
         expected = len(ctx.needs[0])
+        name = self.layer_cls.__name__
         if len(result) != expected:
-            raise ValueError(f"{self.layer_cls.__name__}.backward returned {len(result)} "
-                             f"gradients but forward received {expected} Tensor inputs")
-        return (list(result),)
+            raise ValueError(f"{name}.backward returned {len(result)} gradients but forward "
+                             f"received {expected} Tensor inputs")
+        out = []
+        for g, dtype in zip(result, self.in_dtypes):
+            if g is not None and not isinstance(g, Tensor):
+                raise ValueError(f"{name}.backward must return Tensors (or None), got "
+                                 f"{type(g).__name__}")
+            out.append(g if g is None or g.dtype == dtype else g.astype(dtype))
+        return (out,)
+
+
+def _zeros(meta):
+    shape, dtype = meta
+    return wrap(np.zeros(shape, dtype))
+
+
+def _check_outputs(cls, outs) -> None:
+    items = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+    if not any(isinstance(o, Tensor) for o in items):
+        raise ValueError(f"{cls.__name__}.forward must return at least one Tensor, got "
+                         f"{type(outs).__name__}")
+
+
+class _MissingBackward(NotImplementedError, OSError):
+    """A PyLayer without backward (Paddle raises OSError here)."""
+
+
+def _check_inplace_output(cls, ctx, t) -> None:
+    """An input returned as it is counts as modified in place (Paddle), which a leaf that
+    needs a gradient refuses unless forward called ctx.mark_not_inplace on it."""
+    if id(t) not in ctx._not_inplace and t._node is None and not t.stop_gradient:
+        raise ValueError(f"{cls.__name__}.forward returns its input leaf Tensor ({t.name}) "
+                         f"that doesn't stop gradient as it is, which is an in-place use; "
+                         f"call ctx.mark_not_inplace(x) or return a new Tensor")
 
 
 class PyLayer:
@@ -46,7 +89,7 @@ class PyLayer:
 
     @staticmethod
     def backward(ctx, *grads):
-        raise NotImplementedError("PyLayer subclasses must define backward(ctx, *grads)")
+        raise _MissingBackward("PyLayer subclasses must define backward(ctx, *grads)")
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -59,12 +102,13 @@ class PyLayer:
             outs = cls.forward(ctx, *args, **kwargs)
         finally:
             STATE.grad_enabled = prev
+        _check_outputs(cls, outs)
         inputs = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Tensor)]
         if not prev or all(t.stop_gradient for t in inputs):
             return outs
         single = isinstance(outs, Tensor)
         out_list = [outs] if single else list(outs)
-        op = _PyLayerOp(cls, ctx, len(out_list))
+        op = _PyLayerOp(cls, ctx, out_list, inputs)
         edges = [None if t.stop_gradient else (t if t._node is None else (t._node, t._out_idx))
                  for t in inputs]
         node = GradNode(op, {}, edges)
@@ -73,8 +117,9 @@ class PyLayer:
         input_ids = {id(t) for t in inputs}
         linked = []
         for i, o in enumerate(out_list):
-            if isinstance(o, Tensor) and id(o) not in ctx._non_diff and o.dtype.kind in "fc":
+            if isinstance(o, Tensor) and id(o) not in ctx._non_diff:
                 if id(o) in input_ids:
+                    _check_inplace_output(cls, ctx, o)
                     o = o._alias()
                 o._node = node
                 o._out_idx = i

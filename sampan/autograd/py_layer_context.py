@@ -8,6 +8,7 @@ class PyLayerContext:
     def __init__(self) -> None:
         self._saved = ()
         self._non_diff = set()
+        self._not_inplace = set()
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors) -> None:
@@ -20,7 +21,8 @@ class PyLayerContext:
         self._non_diff.update(id(t) for t in tensors)
 
     def mark_not_inplace(self, *tensors) -> None:
-        pass
+        """Inputs that forward returns as they are become new outputs, not in-place ones."""
+        self._not_inplace.update(id(t) for t in tensors)
 
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = bool(value)
