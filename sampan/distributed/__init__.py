@@ -8,7 +8,8 @@ from .env import (Group, ParallelEnv, destroy_process_group, get_group, get_rank
                   get_world_size, init_parallel_env, is_initialized, new_group)
 from .parallel import DataParallel  # noqa: F401
 from .spawn import spawn  # noqa: F401
+from .split import split  # noqa: F401
 
 __all__ = list(_coll_all) + ["Group", "ParallelEnv", "destroy_process_group", "get_group",
                              "get_rank", "get_world_size", "init_parallel_env",
-                             "is_initialized", "new_group", "DataParallel", "spawn"]
+                             "is_initialized", "new_group", "DataParallel", "spawn", "split"]

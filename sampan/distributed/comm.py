@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 DEFAULT_TIMEOUT = float(os.environ.get("SAMPAN_DIST_TIMEOUT", "300"))
+_SPIN = 0.05
 
 # dtypes MPI reduces natively; others are reduced in a wider type and cast back
 _NATIVE = {np.dtype(t) for t in ("float32", "float64", "int8", "int16", "int32", "int64",
@@ -72,11 +73,17 @@ class MpiComm:
     def wait_all(self, reqs, what: str, timeout: float | None = None) -> None:
         """Poll `reqs` until all complete; past the deadline raise naming rank and call."""
         limit = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
+        start = time.monotonic()
+        deadline = start + limit
         pause = 0.0
         MPI = mpi()
+        # MPICH progresses non-blocking calls only inside MPI calls: spin on Testall for the
+        # first _SPIN seconds (the common, fast case), then poll with growing sleeps
         while not MPI.Request.Testall(reqs):
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if now - start < _SPIN:
+                continue
+            if now > deadline:
                 raise TimeoutError(
                     f"paddle.distributed.{what}: rank {self.rank} of {self.nranks} (group "
                     f"{self.group_id}) waited {limit:g} s and the call did not complete; "

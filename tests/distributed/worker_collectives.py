@@ -119,6 +119,29 @@ def static_and_to_static(r, n):
           "all_reduce under to_static")
 
 
+def model_parallel_split(r, n):
+    init = paddle.nn.initializer.Assign
+    x_np = data(0, (2, 4), "float32")
+    w = data(7, (4, 6), "float32")
+    x = paddle.to_tensor(x_np)
+    cols = 6 // n
+    attr = paddle.ParamAttr(initializer=init(w[:, r * cols:(r + 1) * cols]))
+    out = dist.split(x, (4, 6), "linear", axis=1, num_partitions=n, weight_attr=attr)
+    check(out, x_np @ w, "split linear axis=1")
+    rows = 4 // n
+    attr = paddle.ParamAttr(initializer=init(w[r * rows:(r + 1) * rows]))
+    out = dist.split(x, (4, 6), "linear", axis=0, num_partitions=n, weight_attr=attr,
+                     bias_attr=False)
+    check(out, x_np @ w, "split linear axis=0")
+    table = data(8, (6, 3), "float32")
+    per = 6 // n
+    attr = paddle.ParamAttr(initializer=init(table[r * per:(r + 1) * per]))
+    ids = np.array([[0, 3], [5, 1]])
+    emb = dist.split(paddle.to_tensor(ids), (6, 3), "embedding", num_partitions=n,
+                     weight_attr=attr)
+    check(emb, table[ids], "split embedding")
+
+
 def main():
     dist.init_parallel_env(timeout=60)
     r, n = dist.get_rank(), dist.get_world_size()
@@ -130,6 +153,7 @@ def main():
     point_to_point(r, n)
     groups(r, n)
     static_and_to_static(r, n)
+    model_parallel_split(r, n)
     print(f"rank {r}: collectives ok", flush=True)
 
 
