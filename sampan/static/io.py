@@ -18,6 +18,7 @@ from .executor import Scope, global_scope
 from .passes.dce import dead_code_elimination
 from ..framework.io import write_atomic
 from ..framework.tensor import wrap, is_variable
+from ..ops.custom_op import ensure_custom_ops
 from .program import Block, Operator, Parameter, Program, Variable, default_main_program
 
 FORMAT = "sampan.program"
@@ -191,8 +192,10 @@ def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
     return json.dumps(d, indent=1).encode("utf-8")
 
 
-def deserialize_program(data: bytes) -> Program:
+def deserialize_program(data: bytes, model_dir: str = "") -> Program:
     d = json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
+    # jit.save'd custom ops: reload their libraries (recorded path, else next to the model)
+    ensure_custom_ops((d.get("jit") or {}).get("custom_ops", {}), model_dir)
     program = program_from_dict(d)
     program._feed_names = d.get("feed", [])
     program._fetch_names = d.get("fetch", [])
@@ -280,7 +283,7 @@ def load_inference_model(path_prefix: str, executor, **kwargs) -> list:
             return reader(path_prefix, executor, **kwargs)
     if not os.path.exists(params_path):
         raise FileNotFoundError(f"load_inference_model: {params_path!r} does not exist")
-    program = deserialize_program(data)
+    program = deserialize_program(data, os.path.dirname(os.path.abspath(model_path)))
     with open(params_path, "rb") as f:
         deserialize_persistables(program, f.read(), executor, kwargs.get("scope"))
     block = program.global_block()

@@ -183,9 +183,15 @@ def test_to_static_matches_eager_with_grads(ops):
 _LOAD_SCRIPT = """
 import sys, json, numpy as np
 import sampan as paddle
-layer = paddle.jit.load(sys.argv[1])
 x = np.load(sys.argv[2])
-print(json.dumps(layer(paddle.to_tensor(x)).numpy().tolist()))
+paddle.enable_static()   # static.load_inference_model first: it alone reloads the library
+exe = paddle.static.Executor()
+program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
+static_out, = exe.run(program, feed={feeds[0]: x}, fetch_list=fetches)
+paddle.disable_static()
+out = paddle.jit.load(sys.argv[1])(paddle.to_tensor(x)).numpy()
+assert np.allclose(static_out, out, rtol=1e-6), (static_out, out)
+print(json.dumps(out.tolist()))
 """
 
 
