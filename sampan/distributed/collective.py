@@ -130,7 +130,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
     return _inplace(tensor, call("reduce", tensor._alias(), op=name, dst=dst, ring_id=g.id))
 
 
-def _stack(api: str, tensors, like, n: int):
+def _stack(api: str, tensors, n: int):
     if tensors is None or len(tensors) != n:
         got = None if tensors is None else len(tensors)
         raise ValueError(f"{api}: the tensor list must hold one tensor per rank ({n}), got "
@@ -146,7 +146,7 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
         return _DoneTask()
     local = _peer("scatter", "src", g, src)
     if g.rank == local:
-        stacked = _stack("scatter", tensor_list, tensor, g.nranks)
+        stacked = _stack("scatter", tensor_list, g.nranks)
     else:   # only the source's list is read; the others send a buffer of the right shape
         stacked = stack([tensor] * g.nranks, axis=0)
     return _inplace(tensor, call("c_scatter", stacked, src=local, ring_id=g.id))
@@ -159,7 +159,7 @@ def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=Tru
     g = _group("reduce_scatter", group)
     if not g.is_member():
         return _DoneTask()
-    stacked = _stack("reduce_scatter", tensor_list, tensor, g.nranks)
+    stacked = _stack("reduce_scatter", tensor_list, g.nranks)
     return _inplace(tensor, call("reduce_scatter", stacked, op=name, ring_id=g.id))
 
 
@@ -168,7 +168,7 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
     g = _group("alltoall", group)
     if not g.is_member():
         return _DoneTask()
-    stacked = _stack("alltoall", in_tensor_list, None, g.nranks)
+    stacked = _stack("alltoall", in_tensor_list, g.nranks)
     out = call("alltoall", stacked, ring_id=g.id)
     out_tensor_list.clear()
     out_tensor_list.extend(unbind(out, axis=0))

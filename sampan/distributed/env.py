@@ -97,7 +97,7 @@ def _init_mpi_with_watchdog(timeout: float):
 def init_parallel_env(nccl_config=None, timeout: float | None = None) -> Group:
     """Start the collective environment of the ranks the launcher started (a no-op group of
     one process otherwise). Every rank must call it; a rank that never joins makes the
-    others raise within `timeout` seconds.
+    others raise within `timeout` seconds. Returns the global Group.
 
     Args:
         nccl_config: accepted for Paddle compatibility and ignored (the backend is MPI).

@@ -40,6 +40,7 @@ def test_bad_arguments_name_the_api():
 
 
 def test_parallel_env_reads_the_launcher_variables(monkeypatch):
+    dist.destroy_process_group()   # a doctest may have run init_parallel_env
     monkeypatch.setenv("PADDLE_TRAINER_ID", "3")
     monkeypatch.setenv("PADDLE_TRAINERS_NUM", "4")
     monkeypatch.setenv("PADDLE_TRAINER_ENDPOINTS", "127.0.0.1:1,127.0.0.1:2")
