@@ -104,7 +104,9 @@ def program_to_onnx(program, feeds: list, fetch: list, name: str = "sampan",
         outputs.append(value_info(out, block._find_var(n)))
     inputs = [value_info(n, block._find_var(n), dynamic_prefix=n) for n in feeds]
     graph = helper.make_graph(b.nodes, name, inputs, outputs, initializer=b.initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+    domains = sorted({n.domain for n in b.nodes if n.domain})   # custom ops (cpp_extension)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)] +
+                              [helper.make_opsetid(d, 1) for d in domains],
                               producer_name="sampan")
     model.ir_version = min(model.ir_version, 8)   # widely readable (onnxruntime >= 1.11)
     if check:

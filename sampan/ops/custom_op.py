@@ -21,6 +21,7 @@ from .opdef import REGISTRY, OpDef, TensorSpec
 _CODES = {"bool": 1, "int8": 2, "uint8": 3, "int16": 4, "int32": 5, "int64": 6, "float16": 7,
           "bfloat16": 8, "float32": 9, "float64": 10, "complex64": 11, "complex128": 12}
 _NAMES = {v: k for k, v in _CODES.items()}
+ONNX_DOMAIN = "sampan.custom"   # paddle.onnx.export writes custom ops as nodes of this domain
 # attr type (as written in .Attrs({"alpha: float"})) -> kind of SampanAttrC
 _ATTR_KINDS = {"bool": 0, "int": 1, "int64_t": 1, "float": 2, "double": 2, "std::string": 3,
                "std::vector<int>": 4, "std::vector<int64_t>": 4, "std::vector<float>": 5,
@@ -187,6 +188,7 @@ class CustomOpDef(OpDef):
                                                          if not g.endswith("@GRAD"))
                                              if n in known))
             self.vjp = self._vjp
+        self.onnx = self._onnx_node
         super().__init__()
 
     def _attr_values(self, attrs: dict) -> list:
@@ -244,6 +246,18 @@ class CustomOpDef(OpDef):
                              f"declares {len(self.outputs)} outputs {list(self.raw_outputs)}")
         outs = [xp.zeros(s, d or "float32") if a is None else a for a, s, d in res]
         return tuple(outs) if self.multi_out else outs[0]
+
+    def _onnx_node(self, b, node):
+        """paddle.onnx.export: one node of the custom domain ONNX_DOMAIN (a runtime needs the
+        matching custom-op library to run it)."""
+        from onnx import helper   # optional dependency, only reached from paddle.onnx
+        ins = [n for v in node.inputs for n in (v if isinstance(v, list) else [v])
+               if n is not None]
+        outs = [b.fresh(self.name) for _ in node.outs]
+        attrs = {k: node.attrs[k] for k in self.attrs}
+        b.nodes.append(helper.make_node(self.cname + "_grad" * self.level, ins, outs,
+                                        domain=ONNX_DOMAIN, **attrs))
+        return outs if len(outs) > 1 else outs[0]
 
     def _vjp(self, ctx, *grads):
         grad_op = REGISTRY[self.name + "_grad"]

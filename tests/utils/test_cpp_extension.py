@@ -229,3 +229,18 @@ def test_jit_save_load_in_fresh_process(ops, tmp_path):
                            str(tmp_path / "x.npy")], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": ROOT})
     assert proc.returncode != 0 and "no longer exists" in proc.stderr
+
+
+def test_onnx_export_writes_custom_domain_nodes(ops, tmp_path):
+    onnx = pytest.importorskip("onnx")
+    path = str(tmp_path / "net")
+    paddle.onnx.export(_net(ops), path,
+                       input_spec=[paddle.static.InputSpec([None, 4], "float32", "x")])
+    model = onnx.load(path + ".onnx")
+    custom = [(n.op_type, n.domain) for n in model.graph.node if n.domain]
+    assert custom == [("custom_relu", "sampan.custom"), ("scale_mix", "sampan.custom")]
+    assert {(o.domain, o.version) for o in model.opset_import} >= {("sampan.custom", 1)}
+    node = next(n for n in model.graph.node if n.op_type == "scale_mix")
+    assert {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute} == \
+        {"alpha": 2.0, "power": 2}
+    assert len(node.output) == 2
