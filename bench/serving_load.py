@@ -58,10 +58,14 @@ def save_models(folder: str) -> dict:
     return paths
 
 
-def start(model: str, options: list) -> tuple:
+def start(model: str, options: list, blas_threads: int | None) -> tuple:
+    env = dict(os.environ)
+    if blas_threads:
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            env[var] = str(blas_threads)
     proc = subprocess.Popen([sys.executable, "-m", "sampan.serving", "--model", model,
                              "--port", "0", *options], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=env)
     line = proc.stdout.readline()   # printed once the model is loaded and the port bound
     found = re.search(r"http://127\.0\.0\.1:(\d+)", line)
     if not found:
@@ -146,6 +150,8 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=2000)
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--only", choices=list(CONFIGS), action="append")
+    ap.add_argument("--blas-threads", type=int, default=None,
+                    help="OMP/OPENBLAS/MKL_NUM_THREADS of the server (default: inherited)")
     args = ap.parse_args()
     from sampan.inference import Config, create_predictor
     xs = np.random.default_rng(0).standard_normal((args.requests, 1, 28, 28), "float32")
@@ -158,7 +164,7 @@ def main() -> None:
             if model_kind not in paths:
                 print(f"skipped {name}: onnxruntime is not installed")
                 continue
-            proc, url = start(paths[model_kind], options)
+            proc, url = start(paths[model_kind], options, args.blas_threads)
             try:
                 res = drive(url, proc.pid, kind, xs, args.clients)
             finally:
@@ -173,7 +179,7 @@ def main() -> None:
                         f"{res['start']:.0f} -> {res['end']:.0f} |")
             print(rows[-1], flush=True)
     print(f"\n{args.requests} requests, {args.clients} clients, LeNet 1x28x28, one sample "
-          f"per request\n")
+          f"per request, server BLAS threads {args.blas_threads or 'inherited'}\n")
     print("| configuration | server options | p50 ms | p99 ms | requests/s | errors | "
           "mean batch | server CPU ms/request | server RSS MB (10% -> end) |")
     print("|---|---|---|---|---|---|---|---|---|")
