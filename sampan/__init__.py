@@ -25,6 +25,9 @@ from . import device, linalg, utils  # noqa: F401
 
 from .framework.param_attr import ParamAttr  # noqa: F401,E402
 from .initializer import create_parameter  # noqa: E402  (runs initializers: above tensor)
+from .initializer.lazy import LazyGuard, initialize as _lazy_initialize  # noqa: E402
+Parameter.initialize = _lazy_initialize  # (paddle's param.initialize() after LazyGuard)
+from .framework.signal_handler import disable_signal_handler  # noqa: F401,E402
 # Paddle also has it as paddle.tensor.create_parameter and a Tensor method
 tensor.create_parameter = Tensor.create_parameter = create_parameter
 from .sparse.tensor import DENSE_METHODS as _SPARSE_METHODS  # noqa: E402  (to_sparse_coo...)
@@ -42,6 +45,12 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
     """Print a table of net's layers, shapes and parameters (see hapi/model_summary.py)."""
     from .hapi import summary as _summary
     return _summary(net, input_size, dtypes, input)
+
+
+def flops(net, input_size, custom_ops=None, print_detail: bool = False) -> int:
+    """FLOPs of one forward pass of net (see hapi/flops.py)."""
+    from .hapi.flops import flops as _flops
+    return _flops(net, input_size, custom_ops, print_detail)
 
 
 def enable_static() -> None:

@@ -14,6 +14,7 @@ from ..utils import unique_name
 from .base import filling
 from .constant import Constant
 from .global_init import _global_bias_initializer, _global_weight_initializer
+from .lazy import defer, deferring
 from .xavier import XavierUniform
 
 __all__ = ["create_parameter"]
@@ -69,9 +70,16 @@ def make_parameter(api: str, shape, dtype, attr, is_bias: bool, default_initiali
     param.regularizer = attr.regularizer
     param.need_clip = attr.need_clip
     param.do_model_average = attr.do_model_average
+    if deferring():      # inside paddle.LazyGuard: param.initialize() runs init later
+        defer(param, init, _fill)
+        return param
+    _fill(init, param)
+    return param
+
+
+def _fill(init, param) -> None:
     with filling():
         init(param)
-    return param
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
