@@ -155,6 +155,13 @@ def create_app(model, max_batch_size: int = 32, batch_timeout_ms: float = 2.0,
 
     Returns:
         An ASGI app (Starlette) whose lifespan starts and drains the batcher.
+
+    Examples:
+        >>> import uvicorn                                    # doctest: +SKIP
+        >>> from sampan.serving import create_app, load_model
+        >>> model = load_model("my_model/inference")          # doctest: +SKIP
+        >>> app = create_app(model, max_batch_size=16)        # doctest: +SKIP
+        >>> uvicorn.run(app, host="127.0.0.1", port=8866)    # doctest: +SKIP
     """
     import contextlib
 

@@ -133,6 +133,20 @@ def load_model(path: str, threads: int = 1) -> ServedModel:
 
     Returns:
         ServedModel: ready to run.
+
+    Examples:
+        >>> import numpy as np
+        >>> import sampan as paddle
+        >>> from sampan.serving import load_model
+        >>> net = paddle.nn.Linear(4, 3)
+        >>> paddle.jit.save(net, "/tmp/doc_serving/linear",
+        ...                 input_spec=[paddle.static.InputSpec([None, 4], "float32", "x")])
+        >>> model = load_model("/tmp/doc_serving/linear")
+        >>> model.name, model.inputs
+        ('linear', [{'name': 'x', 'shape': [-1, 4], 'dtype': 'float32'}])
+        >>> out, = model.run({"x": np.ones([2, 4], "float32")}).values()
+        >>> out.shape
+        (2, 3)
     """
     if not isinstance(path, str) or not path:
         raise ValueError(f"sampan.serving: --model must be a path, got {path!r}")

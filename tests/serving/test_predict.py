@@ -8,6 +8,8 @@ import threading
 import numpy as np
 import pytest
 
+import sampan as paddle
+
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
@@ -153,7 +155,6 @@ def test_two_inputs_two_outputs(tmp_path):
 def test_onnx_file_through_onnxruntime(tmp_path):
     ort = pytest.importorskip("onnxruntime")
     pytest.importorskip("onnx")
-    import sampan as paddle
     paddle.seed(5)
     net = paddle.nn.Sequential(paddle.nn.Linear(4, 6), paddle.nn.Tanh())
     paddle.onnx.export(net, str(tmp_path / "tiny"),
@@ -169,3 +170,60 @@ def test_onnx_file_through_onnxruntime(tmp_path):
         r = httpx.post(server.url + "/v1/models/tiny:predict", content=npy_bytes(x),
                        headers={"Content-Type": NPY, "Accept": NPY})
         np.testing.assert_array_equal(np.load(io.BytesIO(r.content)), want)
+
+
+def test_save_inference_model_and_hapi_outputs(tmp_path):
+    from sampan import static
+    from tests.static_util import static_guard
+    main, startup = static.Program(), static.Program()
+    with static_guard(main, startup):
+        x = static.data("x", [-1, 4], "float32")
+        out = static.nn.fc(x, 3, activation="tanh")
+    exe, scope = static.Executor(), static.Scope()
+    with static.scope_guard(scope):
+        exe.run(startup)
+        static.save_inference_model(str(tmp_path / "static_net"), [x], [out], exe,
+                                    program=main)
+    paddle.seed(8)
+    model = paddle.Model(paddle.nn.Sequential(paddle.nn.Linear(4, 2)),
+                         inputs=[paddle.static.InputSpec([None, 4], "float32", "x")])
+    model.prepare()
+    model.save(str(tmp_path / "hapi_net"), training=False)
+    feed = np.random.RandomState(9).randn(2, 4).astype("float32")
+    for name in ("static_net", "hapi_net"):
+        path = str(tmp_path / name)
+        want, = reference(path, feed)
+        with Server(path) as server:
+            r = httpx.post(f"{server.url}/v1/models/{name}:predict",
+                           json={"inputs": {"x": feed.tolist()}})
+            assert r.status_code == 200, r.text
+            got, = r.json()["outputs"].values()
+            np.testing.assert_array_equal(np.asarray(got, "float32"), want)
+
+
+class BatchSum(paddle.nn.Layer):
+    """Its output mixes the rows (a sum over the batch): requests must never be merged."""
+
+    def forward(self, x):
+        return x.sum(axis=0, keepdim=True) * 2.0
+
+
+def test_model_mixing_rows_is_never_batched(tmp_path):
+    prefix = str(tmp_path / "batchsum")
+    paddle.jit.save(BatchSum(), prefix,
+                    input_spec=[paddle.static.InputSpec([None, 4], "float32", "x")])
+    xs = [np.full((2, 4), k, "float32") for k in range(8)]
+    with Server(prefix, "--batch-timeout-ms", "50") as server:
+        assert httpx.get(server.url + "/health").json()["batching"] is False
+        got = [None] * len(xs)
+
+        def post(k):
+            got[k] = httpx.post(server.url + "/v1/models/batchsum:predict",
+                                json={"inputs": {"x": xs[k].tolist()}}, timeout=60).json()
+        threads = [threading.Thread(target=post, args=(k,)) for k in range(len(xs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        for k, body in enumerate(got):
+            assert list(body["outputs"].values())[0] == [[4.0 * k] * 4]
