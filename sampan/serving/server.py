@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import signal
 import socket
-import sys
 
 from .app import create_app
 from .model import load_model
@@ -17,17 +16,18 @@ from .model import load_model
 __all__ = ["main", "parse_args"]
 
 
-def _positive(kind, what: str):
+def _number(kind, what: str, zero_ok: bool = False):
+    """An argparse type: a `kind` number > 0 (>= 0 when `zero_ok`), else a message naming
+    the option and the value."""
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} must be a {kind.__name__}, got "
                                              f"{text!r}") from None
-        if value <= 0 if what != "--batch-timeout-ms" else value < 0:
-            raise argparse.ArgumentTypeError(f"{what} must be > 0, got {text!r}"
-                                             if what != "--batch-timeout-ms" else
-                                             f"{what} must be >= 0, got {text!r}")
+        if value < 0 or value == 0 and not zero_ok:
+            raise argparse.ArgumentTypeError(f"{what} must be {'>=' if zero_ok else '>'} 0, "
+                                             f"got {text!r}")
         return value
     return parse
 
@@ -40,13 +40,13 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "save_inference_model / Model.save(training=False) output, or an .onnx file")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8866, help="0: any free port (printed)")
-    p.add_argument("--workers", type=_positive(int, "--workers"), default=1,
+    p.add_argument("--workers", type=_number(int, "--workers"), default=1,
                    help="model runs at once (threads, one Predictor clone each)")
-    p.add_argument("--max-batch-size", type=_positive(int, "--max-batch-size"), default=32)
-    p.add_argument("--batch-timeout-ms", type=_positive(float, "--batch-timeout-ms"),
+    p.add_argument("--max-batch-size", type=_number(int, "--max-batch-size"), default=32)
+    p.add_argument("--batch-timeout-ms", type=_number(float, "--batch-timeout-ms", True),
                    default=2.0)
-    p.add_argument("--max-concurrency", type=_positive(int, "--max-concurrency"), default=64)
-    p.add_argument("--max-body-mb", type=_positive(float, "--max-body-mb"), default=16.0)
+    p.add_argument("--max-concurrency", type=_number(int, "--max-concurrency"), default=64)
+    p.add_argument("--max-body-mb", type=_number(float, "--max-body-mb"), default=16.0)
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     return p.parse_args(argv)
@@ -58,9 +58,10 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-    except OSError as e:
+    except (OSError, OverflowError) as e:   # OverflowError: a port outside 0-65535
         sock.close()
-        raise SystemExit(f"sampan.serving: cannot listen on {host}:{port}: {e.strerror}")
+        raise SystemExit(f"sampan.serving: cannot listen on {host}:{port}: "
+                         f"{getattr(e, 'strerror', None) or e}")
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
@@ -75,7 +76,9 @@ def main(argv=None) -> int:
         raise SystemExit(f"sampan.serving needs starlette and uvicorn (pip install "
                          f"'sampan[serving]'): {e}")
     try:
-        model = load_model(args.model, threads=args.workers)
+        # parallelism comes from --workers; one onnxruntime thread per run avoids
+        # workers x intra-op threads oversubscribing the cores
+        model = load_model(args.model, threads=1)
     except (OSError, ValueError, RuntimeError, TypeError) as e:
         raise SystemExit(f"sampan.serving: cannot load --model {args.model!r}: {e}")
     app = create_app(model, args.max_batch_size, args.batch_timeout_ms, args.max_concurrency,

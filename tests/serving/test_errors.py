@@ -151,3 +151,16 @@ def test_bad_command_lines():
     p = subprocess.run(run + ["--model", "m", "--max-batch-size", "0"], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and "--max-batch-size must be > 0" in p.stderr
+
+
+def test_port_in_use(tmp_path):
+    import socket
+    path = save_mlp(tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        p = subprocess.run([sys.executable, "-m", "sampan.serving", "--model", path,
+                            "--port", str(port)], cwd=ROOT, capture_output=True, text=True,
+                           timeout=120)
+    assert p.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in p.stderr
