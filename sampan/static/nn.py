@@ -315,3 +315,6 @@ __all__.append("py_func")
 # the convolution and normalization layers, listed in __all__ above
 from .nn_conv import conv2d, conv2d_transpose, conv3d, conv3d_transpose  # noqa: E402
 from .nn_norm import batch_norm, data_norm, group_norm, instance_norm, layer_norm  # noqa: E402
+# static_pylayer and nce (nn_legacy.py)
+from .nn_legacy import nce, static_pylayer  # noqa: E402
+__all__ += ["nce", "static_pylayer"]
