@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as _np
+
 _CHANNEL_LAST = ("NLC", "NHWC", "NDHWC")
 PADDING_ALGORITHMS = ("EXPLICIT", "SAME", "VALID")
 
@@ -129,6 +131,8 @@ def window_view(xp, x, kernel, stride, dilation, out_len):
     shape = tuple(x.shape[:2]) + tuple(out_len) + tuple(kernel)
     strides = (st[0], st[1]) + tuple(a * s for a, s in zip(st[2:], stride)) + tuple(
         a * d for a, d in zip(st[2:], dilation))
+    if x.__class__ is not _np.ndarray:  # CuPy's as_strided has no writeable flag
+        return xp.lib.stride_tricks.as_strided(x, shape, strides)
     return xp.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
 
 

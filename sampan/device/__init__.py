@@ -1,4 +1,4 @@
-"""paddle.device: device selection and queries. This build has only the CPU."""
+"""paddle.device: device selection and queries; `paddle.device.cuda` holds the GPU API."""
 from __future__ import annotations
 
 import contextlib
@@ -38,7 +38,7 @@ def is_compiled_with_custom_device(device_type: str) -> bool:
 
 
 def get_all_device_type() -> list:
-    return ["cpu"]
+    return ["cpu", "gpu"] if is_compiled_with_cuda() else ["cpu"]
 
 
 def get_all_custom_device_type() -> list:
@@ -46,7 +46,8 @@ def get_all_custom_device_type() -> list:
 
 
 def get_available_device() -> list:
-    return ["cpu"]
+    from .cuda import device_count
+    return ["cpu"] + [f"gpu:{i}" for i in range(device_count())]
 
 
 def get_available_custom_device() -> list:
@@ -58,7 +59,9 @@ def get_cudnn_version():
 
 
 def synchronize(device=None) -> None:
-    """Wait for queued work; CPU kernels run synchronously, so this returns at once."""
+    """Wait for queued work (GPU kernels are asynchronous; CPU ones are synchronous)."""
+    from .cuda import synchronize as _sync
+    _sync(None if device in (None, "cpu") else device)
 
 
 class Stream:
@@ -112,3 +115,10 @@ def set_stream(stream: Stream) -> Stream:
 @contextlib.contextmanager
 def stream_guard(stream: Stream):
     yield
+
+
+def __getattr__(name: str):
+    if name == "cuda":  # the GPU API, imported on first use
+        import importlib
+        return importlib.import_module(".cuda", __name__)
+    raise AttributeError(f"module 'paddle.device' has no attribute {name!r}")

@@ -137,7 +137,7 @@ def format_data(data: np.ndarray, indent: int) -> str:
 
 def tensor_repr(t, prefix: str = "Tensor") -> str:
     """`Tensor(shape=..., dtype=..., place=..., stop_gradient=...,` + the values."""
-    data = t._data
+    data = t.numpy()  # host values (a device tensor is copied)
     indent = len(prefix) + 1
     head = (f"{prefix}(shape={list(data.shape)}, dtype={t.dtype.name}, place={t.place}, "
             f"stop_gradient={t.stop_gradient},")

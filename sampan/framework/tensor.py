@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 
 from . import dtype as _dt
-from .place import current_place
+from . import place as _place
 
 _names = itertools.count()
 _new = object.__new__
@@ -40,6 +40,8 @@ class Tensor:
         if data is None:
             data = np.zeros((0,), dtype=_dt.default_float().np)
         self._data = to_array(data, dtype)
+        if place is not None or _place.current_place() is not _place._CPU:
+            self._data = _place.move(self._data, _place.to_place(place))
         self.stop_gradient = bool(stop_gradient)
         if name is not None:
             self._name = name
@@ -78,7 +80,7 @@ class Tensor:
 
     @property
     def place(self):
-        return current_place()
+        return _place.place_of(self._data)
 
     @property
     def is_leaf(self) -> bool:
@@ -104,10 +106,12 @@ class Tensor:
         argument (whether its C++ side may copy) is accepted and has no effect here."""
         if len(args) > 1:
             raise TypeError(f"Tensor.numpy() takes at most 1 argument, got {len(args)}")
-        return self._data
+        data = self._data
+        return data if data.__class__ is np.ndarray else _place.backend_of(data).to_host(data)
 
     def __array__(self, dtype=None, copy=None):
-        return self._data if dtype is None else self._data.astype(dtype)
+        data = self.numpy()
+        return data if dtype is None else data.astype(dtype)
 
     def item(self, *args):
         data = self._data
@@ -253,24 +257,44 @@ class Tensor:
         return self
 
     def cpu(self) -> "Tensor":
-        return self
+        """This tensor on the CPU (itself when it is there already)."""
+        return self._to_place(_place._CPU)
 
     def cuda(self, device_id=None, blocking=True) -> "Tensor":
-        return self
+        """This tensor on GPU `device_id` (default: the current GPU, else 0)."""
+        if device_id is None:
+            current = _place.current_place()
+            device_id = current.id if current.is_gpu_place() else 0
+        return self._to_place(_place.CUDAPlace(device_id))
+
+    def _to_place(self, place) -> "Tensor":
+        """A copy on `place` keeping stop_gradient (itself when already there).
+
+        NOTE: the copy is a new leaf: gradients do not flow back across a device move.
+        """
+        if _place.place_of(self._data) == place:
+            return self
+        out = wrap(_place.move(self._data, place))
+        out.stop_gradient = self.stop_gradient
+        return out
 
     def pin_memory(self) -> "Tensor":
         return self
 
     def _to(self, device=None, dtype=None, blocking=None):
-        return self if dtype is None else self.astype(dtype)
+        out = self if device is None else self._to_place(_place.to_place(device))
+        return out if dtype is None else out.astype(dtype)
 
     def to(self, *args, **kwargs) -> "Tensor":
         dtype = kwargs.get("dtype")
+        device = kwargs.get("device")
         for a in args:
             if isinstance(a, (_dt.DType, np.dtype)) or (isinstance(a, str) and
                                                         a.replace("paddle.", "") in _dt._BY_NAME):
                 dtype = a
-        return self if dtype is None else self.astype(dtype)
+            elif isinstance(a, (str, _place.Place)):
+                device = a
+        return self._to(device, dtype)
 
     def element_size(self) -> int:
         return self._data.itemsize

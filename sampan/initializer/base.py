@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from .. import tensor as _T
+from ..framework import place as _place
 from ..framework.flags import STATE, dispatch_bypass
 from ..framework.random import next_seed
 from ..framework.tensor import Tensor, is_variable
@@ -92,6 +93,8 @@ class Initializer:
         arr = value._data
         if arr.shape != param._data.shape:
             arr = arr.reshape(param._data.shape)
+        if arr.__class__ is not param._data.__class__:  # initial values are drawn on the host
+            arr = _place.move(arr, _place.place_of(param._data))
         param._data = arr
         param._version += 1
         return param

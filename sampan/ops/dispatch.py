@@ -16,7 +16,9 @@ from ..framework import dtype as _dt
 from ..framework import flags as _flags
 from ..framework.flags import HOT, STATE
 from ..framework.node import GradNode, pack_saved
+from ..framework.place import is_device_array
 from ..framework.tensor import Parameter, Tensor, to_array, wrap, is_variable
+from . import devices as _devices
 from .opdef import REGISTRY, OpDef, TensorSpec
 
 _EMPTY: dict = {}
@@ -47,7 +49,10 @@ def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY, _eager: bool = Fals
     for t in inputs:
         cls = t.__class__
         if cls is Tensor or cls is Parameter:
-            append(t._data)
+            data = t._data
+            if data.__class__ is not _ND:  # a device array (or a stray scalar): slow path
+                return _eager_general(op, inputs, attrs)
+            append(data)
             if not t.stop_gradient:
                 need = True
         elif t is None or cls is _ND:
@@ -82,8 +87,13 @@ _flags.EAGER[0] = eager
 
 def _wrap(arr) -> Tensor:
     t = _new(Tensor)
-    t._data = arr if arr.__class__ is _ND else _asarray(arr)
+    t._data = arr if arr.__class__ is _ND else _as_array(arr)
     return t
+
+
+def _as_array(arr):
+    """A kernel result as an array: scalars become 0-d host arrays; device arrays stay."""
+    return arr if is_device_array(arr) else _asarray(arr)
 
 
 def _eager_general(op: OpDef, inputs: tuple, attrs: dict):
@@ -105,21 +115,25 @@ def _eager_general(op: OpDef, inputs: tuple, attrs: dict):
     if op.promote:
         norm = promote_inputs(op, norm)
     flat = []
-    args = []
     for value in norm:
         if isinstance(value, list):
             flat.extend(value)
-            args.append([v._data for v in value])
         else:
             flat.append(value)
-            args.append(None if value is None else value._data)
+    xp = _xp
+    if any(t is not None and t._data.__class__ is not _ND for t in flat):
+        norm, flat, xp = _devices.place_inputs(op, norm, flat)
+    args = [[v._data for v in value] if isinstance(value, list) else
+            None if value is None else value._data for value in norm]
     need = any(t is not None and not t.stop_gradient for t in flat)
     if op.check:
         op.infer(*[_spec_arg(a) for a in args], **attrs)
     try:
-        out = op.compute(_xp, *args, **attrs)
+        out = op.compute(xp, *args, **attrs)
     except Exception as err:
         _explain(op, args, attrs, err)
+    if xp is not _xp:
+        out = _devices.adopt_outputs(op, xp, out)
     if need and op.vjp is not None and (not HOT.quirk or STATE.grad_enabled):
         return _record(op, tuple(norm), flat, attrs, out)
     if op.multi_out:
@@ -174,7 +188,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
         node.versions = [_versions(slots[i]) for i in op.saved_inputs]
     if not op.multi_out:
         if out.__class__ is not _ND:
-            out = _asarray(out)
+            out = _as_array(out)
         t = _new(Tensor)
         t._data = out
         node.out_meta = [(out.shape, out.dtype)]
@@ -190,7 +204,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     nondiff = op.nondiff_outputs
     for i, arr in enumerate(out):
         if arr.__class__ is not _ND:
-            arr = _asarray(arr)
+            arr = _as_array(arr)
         t = _new(Tensor)
         t._data = arr
         if arr.dtype in diff and i not in nondiff:

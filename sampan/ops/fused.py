@@ -138,7 +138,7 @@ class FusedElementwise(OpDef):
         last = _last_uses(nodes, n)
         vals = list(xs)
         owned = [False] * n
-        if inplace >= 0 and xs[inplace].flags.writeable:
+        if inplace >= 0 and getattr(xs[inplace].flags, "writeable", False):
             owned[inplace] = True
         nd = xp.ndarray
         for j, (op, refs, attrs) in enumerate(nodes):

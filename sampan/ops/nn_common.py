@@ -117,7 +117,7 @@ def _uniform16(xp, seed: int, shape: tuple):
     for d in shape:
         n *= d
     raw = rng(seed).bit_generator.random_raw((n + 3) // 4)
-    return raw.view(xp.uint16)[:n].reshape(shape)
+    return xp.asarray(raw.view(xp.uint16)[:n].reshape(shape))  # drawn on the host
 
 
 @register

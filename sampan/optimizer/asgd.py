@@ -73,7 +73,7 @@ class Rprop(Optimizer):
     def _update(self, param, grad, lr, states, attrs) -> None:
         rates, prevs = states  # the per-element step sizes replace the global lr
         data = param._data
-        if not data.flags.writeable:
+        if not getattr(data.flags, "writeable", True):  # CuPy arrays have no such flag
             param._data = data = data.copy()
         self._opdef.update(_xp(), data, grad, rates._data, prevs._data, **attrs)
         param._version += 1

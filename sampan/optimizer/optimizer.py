@@ -15,6 +15,7 @@ import numpy as np
 
 from ..backend import numpy_ as _xp
 from ..framework.flags import in_dynamic_mode
+from ..framework.place import backend_of
 from ..framework.tensor import Tensor, is_variable
 from ..ops.opdef import REGISTRY
 from ..regularizer import L2Decay, WeightDecayRegularizer
@@ -292,9 +293,10 @@ class Optimizer:
 
     def _update(self, param, grad, lr: float, states: tuple, attrs: dict) -> None:
         data = param._data
-        if not data.flags.writeable:
+        if not getattr(data.flags, "writeable", True):  # CuPy arrays have no such flag
             param._data = data = data.copy()
-        self._opdef.update(_xp, data, grad, lr, *[s._data for s in states], **attrs)
+        xp = _xp if data.__class__ is np.ndarray else backend_of(data)  # a device param
+        self._opdef.update(xp, data, grad, lr, *[s._data for s in states], **attrs)
         param._version += 1
 
     def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None,
