@@ -148,7 +148,7 @@ def _check_savable(obj) -> None:
 
 
 def _to_numpy(t: Tensor) -> np.ndarray:
-    arr = np.asarray(t._data)
+    arr = t.numpy()  # host values: a device tensor is copied to the CPU
     # Paddle stores bfloat16 as its raw uint16 bits (np.array(tensor) gives uint16).
     return arr.view(np.uint16) if arr.dtype == _BF16 else arr
 

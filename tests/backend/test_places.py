@@ -109,3 +109,16 @@ def test_import_does_not_import_cupy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_save_moves_to_cpu_and_load_follows_default_place(tmp_path, on_fake):
+    w = paddle.to_tensor(np.arange(6.0).reshape(2, 3))
+    assert w.place == FAKE
+    paddle.save({"w": w}, str(tmp_path / "m.pdparams"))
+    _place.set_place(paddle.CPUPlace())
+    on_cpu = paddle.load(str(tmp_path / "m.pdparams"))["w"]
+    assert on_cpu.place == paddle.CPUPlace()
+    _place.set_place(FAKE)
+    on_fake = paddle.load(str(tmp_path / "m.pdparams"))["w"]
+    assert on_fake.place == FAKE
+    np.testing.assert_array_equal(on_fake.numpy(), np.arange(6.0).reshape(2, 3))
