@@ -29,6 +29,8 @@ def decode_json(body: bytes, model) -> tuple:
         doc = json.loads(body)
     except (ValueError, UnicodeDecodeError) as e:
         raise _bad("malformed_json", f"the body is not valid JSON: {e}") from None
+    except RecursionError:
+        raise _bad("malformed_json", "the body's JSON is nested too deeply") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("inputs"), dict):
         raise _bad("malformed_json", f"the body must be a JSON object {{\"inputs\": "
                    f"{{<input name>: <nested list>}}}}, got {_kind(doc)}")
@@ -82,21 +84,25 @@ def _from_json(name: str, value, spec: dict) -> np.ndarray:
                    f"{spec['shape']} (-1: any size)") from None
     want = np.dtype(spec["dtype"])
     if arr.dtype == object or arr.dtype.kind in "USV":
-        if any(v is None for v in arr.ravel()) if arr.dtype == object else False:
-            raise _bad("null_value", f"input '{name}' holds null values; every element must "
-                       f"be a number")
-        raise _bad("non_numeric", f"input '{name}' holds non-numeric values (e.g. "
-                   f"{_first_bad(arr)!r}); every element must be a number")
+        raise _not_numbers(name, arr, want)
     _check_kind(name, arr, want)
     _check_shape(spec, arr)
     return arr.astype(want, copy=False)
 
 
-def _first_bad(arr: np.ndarray):
-    for v in arr.ravel():
+def _not_numbers(name: str, arr: np.ndarray, want: np.dtype) -> RequestError:
+    """The error for an array NumPy could not make numeric: nulls, strings, objects, or
+    integers too large for any integer dtype."""
+    values = arr.ravel()
+    if any(v is None for v in values):
+        return _bad("null_value", f"input '{name}' holds null values; every element must be "
+                    f"a number")
+    for v in values:
         if not isinstance(v, (int, float)) or isinstance(v, bool):
-            return v
-    return None
+            return _bad("non_numeric", f"input '{name}' holds non-numeric values (e.g. "
+                        f"{v!r}); every element must be a number")
+    return _bad("wrong_dtype", f"input '{name}' expects {want}, given integers too large for "
+                f"any integer dtype")
 
 
 def _check_kind(name: str, arr: np.ndarray, want: np.dtype) -> None:

@@ -59,6 +59,11 @@ CASES = {
                        ["float32", "<U1"]),
     "non-numeric value": ("mlp", {"inputs": {"x": [[1, "two", 3, 4]]}}, None, 400,
                           "non_numeric", ["'x'"]),
+    "huge integer": ("two", b'{"inputs": {"ids": [[1e2, 2, 3]], "x": [[0, 0, 0, 0]]}}'
+                     .replace(b"1e2", b"1" + b"0" * 30), JSON, 400, "wrong_dtype",
+                     ["'ids'", "too large"]),
+    "deeply nested json": ("mlp", b'{"inputs": {"x": ' + b"[" * 4000 + b"]" * 4000 + b"}}",
+                           JSON, 400, "malformed_json", ["nested too deeply"]),
     "null value": ("mlp", {"inputs": {"x": [[1, None, 3, 4]]}}, None, 400, "null_value",
                    ["'x'", "null"]),
     "malformed json": ("mlp", b'{"inputs": {"x": [[1, 2', JSON, 400, "malformed_json",
