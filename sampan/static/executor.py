@@ -192,6 +192,24 @@ class Executor:
             return outs
         return [wrap(o) for o in outs]
 
+    def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0,
+                           debug=False, fetch_list=None, fetch_info=None, print_period=100,
+                           fetch_handler=None):
+        """Run `program` once per batch of a paddle.distributed InMemoryDataset/QueueDataset
+        (one thread; `thread` and `debug` are accepted for compatibility), printing the
+        fetch_list values every print_period batches (see dataset_run.py)."""
+        from .dataset_run import run_from_dataset
+        run_from_dataset(self, "train_from_dataset", program, dataset, scope, fetch_list,
+                         fetch_info, print_period, fetch_handler)
+
+    def infer_from_dataset(self, program=None, dataset=None, scope=None, thread=0,
+                           debug=False, fetch_list=None, fetch_info=None, print_period=100,
+                           fetch_handler=None):
+        """Like train_from_dataset, for a program without optimizer ops."""
+        from .dataset_run import run_from_dataset
+        run_from_dataset(self, "infer_from_dataset", program, dataset, scope, fetch_list,
+                         fetch_info, print_period, fetch_handler)
+
 
 def _top_plan(program: Program, plans: dict, feed_names: tuple, fetch_names: tuple) -> Plan:
     """The cached plan of the global block (compiled on a miss; plans of an older program
