@@ -89,7 +89,7 @@ def test_load_creates_build_dir_and_caches(square_src, tmp_path):
 
 def test_setup_builds_module_file(square_src, tmp_path, monkeypatch):
     ext = cpp_extension.CppExtension(sources=[square_src],
-                                     extra_compile_args={"cxx": ["-O1"]})
+                                     extra_compile_args={"cxx": ["-DSAMPAN_TEST_SETUP"]})
     out = tmp_path / "out"
     mod = cpp_extension.setup(name="sq_setup", ext_modules=[ext], build_directory=str(out))
     assert (out / "sq_setup.py").exists()

@@ -15,7 +15,7 @@ from ...ops.dispatch import dispatch
 
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 BRIDGE = os.path.join(INCLUDE_DIR, "paddle", "sampan_bridge.cc")
-_BASE_FLAGS = ["-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=default"]
+_BASE_FLAGS = ["-std=c++17", "-O3", "-shared", "-fPIC", "-fvisibility=default"]
 
 
 def get_build_directory(verbose: bool = False) -> str:
