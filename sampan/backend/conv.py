@@ -5,12 +5,14 @@ sums of shifted GEMMs over the flattened padded input (no im2col copy); the othe
 through a strided window view copied once, then a batched BLAS matmul. The weight gradient
 (`weight_corr_array`) has the same two strategies. The transposed convolution is a matmul
 followed by col2im (strided adds over the kernel or the input positions, whichever are
-fewer), or at stride 1 a convolution with the flipped kernel. Padding is explicit
+fewer), or at stride 1 a convolution with the flipped kernel. Small stride-1 convolutions
+(batch-1 inference) stack every offset's slice into one GEMM instead. Padding is explicit
 [before, after] per spatial dim (negative crops). Big enough convolutions run their batch
 chunks on the kernel thread pool (backend/threads.py). Imports only `backend`.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from .threads import run_parts
@@ -110,6 +112,15 @@ def _sum_in_order(parts):
     return out
 
 
+@functools.lru_cache(maxsize=256)
+def _flat_layout(padded: tuple, kernel: tuple, dilation: tuple, stack: bool):
+    """(geometry, GEMM offsets) of a stride-1 layout; cached because small convolutions
+    (batch-1 inference) rebuild the same few layouts on every call."""
+    geo = _FlatGeometry(padded, kernel, dilation)
+    rest = kernel[:-1] if stack else kernel
+    return geo, tuple(geo.offsets(rest, dilation[:len(rest)]))
+
+
 class _ShiftPlan:
     """The flat layout of x (negative pads cropped) for a stride-1 conv with `kernel`: flat
     padded sample chunks (optionally stacked over the last kernel dim) and the GEMM offsets."""
@@ -118,11 +129,10 @@ class _ShiftPlan:
         crop = [min(p, 0) for p in pads]
         self.x = pad_spatial(xp, x, crop) if any(crop) else x
         self.pos = pad_pairs([max(p, 0) for p in pads])
-        padded = [m + b + a for m, (b, a) in zip(self.x.shape[2:], self.pos)]
-        self.geo = _FlatGeometry(padded, kernel, dilation)
+        padded = tuple(m + b + a for m, (b, a) in zip(self.x.shape[2:], self.pos))
+        self.geo, self.offsets = _flat_layout(padded, tuple(kernel), tuple(dilation),
+                                              mode == "stack")
         self.stack = (kernel[-1], dilation[-1]) if mode == "stack" else None
-        rest = kernel[:-1] if self.stack else kernel
-        self.offsets = self.geo.offsets(rest, dilation[:len(rest)])
         self.depth = x.shape[1] * (kernel[-1] if self.stack else 1)
 
     def source(self, xp, a, b):
@@ -143,6 +153,17 @@ class _ShiftPlan:
             cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
         return cols.reshape(n, k_last * c, span)
 
+    def stacked(self, xp, src):
+        """(n, K * depth, length): the GEMM operand of every offset stacked over depth."""
+        n, length = src.shape[0], self.geo.length
+        cols = xp.empty((n, len(self.offsets), self.depth, length), src.dtype)
+        for k, off in enumerate(self.offsets):
+            cols[:, k] = src[:, :, off:off + length]
+        return cols.reshape(n, -1, length)
+
+    def stacked_bytes(self, n: int, itemsize: int) -> int:
+        return n * itemsize * len(self.offsets) * self.depth * self.geo.length
+
     def sample_bytes(self, o: int, itemsize: int) -> int:
         return itemsize * (self.depth * self.geo.total + 2 * o * self.geo.length)
 
@@ -160,6 +181,12 @@ def shift_conv_array(xp, x, w, pads, dilation, mode, split=False):
         mats = xp.ascontiguousarray(xp.transpose(w.reshape(o, c, -1), (2, 0, 1)))
     length = plan.geo.length
     out = xp.empty((n, o) + tuple(plan.geo.out_len), x.dtype)
+    if not split and plan.stacked_bytes(n, x.itemsize) <= _CHUNK_BYTES:
+        # small work (batch-1 inference): all offsets stacked into the GEMM depth, one GEMM;
+        # the per-offset GEMM calls and partial-sum adds cost more than the copies here
+        wk = xp.ascontiguousarray(xp.swapaxes(mats, 0, 1)).reshape(o, -1)
+        out[...] = plan.geo.crop(xp.matmul(wk, plan.stacked(xp, plan.source(xp, 0, n))))
+        return out
 
     def chunk(ab):
         a, b = ab
