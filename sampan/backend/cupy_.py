@@ -21,7 +21,7 @@ from ..framework.place import CUDAPlace, Place, register_array_type
 #: logaddexp, take(mode=), matrix_rank(hermitian=), scalar special functions), seen by
 #: bench/gpu_check.py on CuPy 14.2: they refuse GPU inputs with a clear error
 CPU_ONLY = frozenset({"cummax", "cummin", "logcumsumexp", "as_strided", "combinations", "take",
-                      "matrix_rank", "digamma", "polygamma"})
+                      "matrix_rank", "digamma", "polygamma", "mode"})
 
 MISSING = ("sampan's GPU backend needs CuPy: pip install 'sampan[gpu]' (the cupy-cuda12x or "
            "cupy-cuda13x wheel matching your driver)")

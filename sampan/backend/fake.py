@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backend import numpy_ as _host
+from .cupy_ import CPU_ONLY  # noqa: F401  (the fake device has CuPy's gaps, so its list)
 from ..framework.place import Place, register_array_type
 
 _ND = np.ndarray
@@ -167,6 +168,14 @@ def _wrap(value, device: int = 0):
     return value
 
 
+# NumPy features CuPy 14 lacks, so that the fake device fails where a GPU would
+_CUPY_LACKS = {"max": ("initial",), "min": ("initial",), "amax": ("initial",),
+               "amin": ("initial",), "take": ("mode",), "matrix_rank": ("hermitian",),
+               "as_strided": ("writeable",)}
+_CUPY_LACKS_UFUNC = {("maximum", "accumulate"), ("minimum", "accumulate"),
+                     ("logaddexp", "accumulate"), ("multiply", "at")}
+
+
 class _Ufunc:
     """A NumPy ufunc with device semantics, its methods (`at`, `reduce`, ...) included."""
 
@@ -185,6 +194,8 @@ class _Ufunc:
 
     def _method(self, name, args, kwargs):
         label = f"xp.{self.__name__}.{name}"
+        if (self.__name__, name) in _CUPY_LACKS_UFUNC:
+            raise TypeError(f"{label} is not supported by CuPy")
         args = _unwrap(args, label)
         kwargs = {k: _unwrap(v, label) for k, v in kwargs.items()}
         return _wrap(getattr(self._ufunc, name)(*args, **kwargs))
@@ -210,8 +221,13 @@ class _Namespace:
             return value
         strict = name not in _FROM_HOST
         label = f"{self._label}.{name}"
+        missing = _CUPY_LACKS.get(name, ())
 
         def call(*args, **kwargs):
+            for key in missing:
+                if key in kwargs:
+                    raise TypeError(f"{label}() got an unexpected keyword argument {key!r} "
+                                    f"(as CuPy's)")
             args = _unwrap(args, label, strict)
             kwargs = {k: _unwrap(v, label, strict) for k, v in kwargs.items()}
             return _wrap(value(*args, **kwargs))

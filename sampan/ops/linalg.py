@@ -359,9 +359,12 @@ class Norm(OpDef):
         if p == 2:
             out = xp.sqrt(xp.sum(a * a, axis=axes, keepdims=keepdim))
         elif p == math.inf:
-            out = xp.max(a, axis=axes, keepdims=keepdim, initial=0)
+            # NOTE: no `initial=` (CuPy lacks it): empty inputs are handled by hand
+            out = (xp.max(a, axis=axes, keepdims=keepdim) if a.size else
+                   xp.zeros_like(xp.sum(a, axis=axes, keepdims=keepdim)))
         elif p == -math.inf:
-            out = xp.min(a, axis=axes, keepdims=keepdim, initial=math.inf)
+            out = (xp.min(a, axis=axes, keepdims=keepdim) if a.size else
+                   xp.full_like(xp.sum(a, axis=axes, keepdims=keepdim), math.inf))
         elif p == 0:
             out = xp.sum(a != 0, axis=axes, keepdims=keepdim)
         else:

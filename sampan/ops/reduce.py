@@ -321,7 +321,8 @@ class Logsumexp(Reduction):
     def compute(self, xp, x, axis=None, keepdim=False):
         axes = reduce_axes(self.name, axis, x.ndim)
         x = x.astype(_dt.promote_float(_dt.from_numpy(x.dtype)).np, copy=False)
-        top = xp.max(x, axis=axes, keepdims=True, initial=-xp.inf)
+        top = (xp.max(x, axis=axes, keepdims=True) if x.size else  # CuPy has no initial=
+               xp.full_like(xp.sum(x, axis=axes, keepdims=True), -xp.inf))
         top = xp.where(xp.isfinite(top), top, xp.zeros_like(top))
         out = xp.log(xp.sum(xp.exp(x - top), axis=axes, keepdims=True)) + top
         return out if keepdim else xp.squeeze(out, axis=axes)

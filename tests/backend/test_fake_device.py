@@ -10,8 +10,14 @@ from tests.backend.device_check import check_entry
 from tests.ops.op_db import ENTRIES
 
 
+# kernels that use a NumPy feature CuPy lacks in one mode of an op that works otherwise
+_GAPS = {"put_along_axis-mul": "reduce='mul' uses multiply.at, which CuPy lacks"}
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
 def test_op_on_fake_device_equals_cpu(entry):
+    if entry.name in _GAPS:
+        pytest.xfail(_GAPS[entry.name])
     if entry.op in ("send_recv", "recv") or entry.name in ("send_recv", "recv"):
         pytest.skip("MPI collectives exchange host buffers; they run on CPU tensors only")
     check_entry(entry, FakePlace(0))
