@@ -9,8 +9,19 @@ CIFAR (batch 32, Momentum), 2-layer LSTM PTB-small (seq 35, batch 20, vocab 1000
 200, SGD), 2 Transformer encoder layers (d_model 256, 4 heads, ff 1024, seq 128, batch 16,
 AdamW), ResNet-20 batch-1 inference. The sampan and Paddle models are the same code (`P` is
 the framework module); PyTorch gets the equivalent model. Each library runs in its own
-subprocess with 2 threads; the driver interleaves libraries over rounds and reports medians.
-`--lib sampan --peak-mem` also records the peak RSS growth of the ResNet-20 step.
+subprocess with `--threads` threads (default 2); the driver interleaves libraries over rounds
+and reports medians. `--lib sampan --peak-mem` also records the peak RSS growth of the
+ResNet-20 step. `--clock cpu` times with the process CPU clock (with `--threads 1` it
+approximates the latency on an idle core when the machine is busy).
+
+Thread settings: the environment variables (OMP/OPENBLAS/MKL_NUM_THREADS) are set before each
+subprocess imports its library, AND each library's own setter is called: PyTorch's
+`torch.set_num_threads`, sampan's `paddle.set_num_threads` where present, and PaddlePaddle's
+`paddle.base.core.set_num_threads` (it has no public setter). Paddle's wheel computes with
+Intel MKL (mklml), which on this machine's AMD EPYC takes its slow generic code path: one
+128x784x512 float32 GEMM takes 2.3 ms in Paddle vs 0.9 ms in NumPy's OpenBLAS. The driver
+sets MKL_DEBUG_CPU_TYPE=5 (honoured by that MKL build; AVX2 kernels: 0.94 ms), which is what
+made the earlier Paddle figures here 3-7x slower than the issue's.
 """
 from __future__ import annotations
 
@@ -242,14 +253,27 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def measure(lib: str, names, steps: int, peak_mem: bool) -> dict:
+def _set_threads(lib: str, module, threads: int) -> None:
+    """Each library's own thread setter (see the module docstring)."""
+    if lib == "torch":
+        module.set_num_threads(threads)
+    elif lib == "paddle":
+        module.base.core.set_num_threads(threads)
+    elif hasattr(module, "set_num_threads"):
+        module.set_num_threads(threads)
+
+
+def measure(lib: str, names, steps: int, peak_mem: bool, threads: int = 2,
+            clock_name: str = "wall") -> dict:
+    clock = time.process_time if clock_name == "cpu" else time.perf_counter
     if lib == "torch":
         import torch as T
-        T.set_num_threads(2)
+        _set_threads(lib, T, threads)
         make = lambda n: torch_step(T, n)  # noqa: E731
     else:
         P = __import__("sampan" if lib == "sampan" else "paddle")
         P.set_device("cpu")
+        _set_threads(lib, P, threads)
         make = lambda n: paddle_step(P, n)  # noqa: E731
     res = {}
     for name in names:
@@ -259,13 +283,18 @@ def measure(lib: str, names, steps: int, peak_mem: bool) -> dict:
             step()
         times = []
         for _ in range(steps):
-            t0 = time.perf_counter()
+            t0 = clock()
             step()
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
         res[name] = statistics.median(times) * 1e3
         if peak_mem and name == "resnet20":
             res["resnet20 peak MB"] = _peak_rss_mb() - before
     return res
+
+
+def _has_module(python: str, name: str) -> bool:
+    code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is None)"
+    return subprocess.run([python, "-c", code]).returncode == 0
 
 
 def main() -> None:
@@ -276,19 +305,29 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--peak-mem", action="store_true")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--torch-python", help="a venv with PyTorch (default: --ref-python)")
     args = ap.parse_args()
     names = args.only.split(",")
     if args.lib:
-        print(json.dumps(measure(args.lib, names, args.steps, args.peak_mem)))
+        print(json.dumps(measure(args.lib, names, args.steps, args.peak_mem, args.threads,
+                                 args.clock)))
         return
-    env = dict(os.environ, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="2", MKL_NUM_THREADS="2")
+    n = str(args.threads)
+    env = dict(os.environ, OMP_NUM_THREADS=n, OPENBLAS_NUM_THREADS=n, MKL_NUM_THREADS=n,
+               SAMPAN_NUM_THREADS=n, MKL_DEBUG_CPU_TYPE="5")
     runs = [("sampan", sys.executable)]
     if args.ref_python:
-        runs += [("paddle", args.ref_python), ("torch", args.ref_python)]
+        runs.append(("paddle", args.ref_python))
+    torch_py = args.torch_python or args.ref_python
+    if torch_py and _has_module(torch_py, "torch"):
+        runs.append(("torch", torch_py))
     results: dict = {lib: [] for lib, _ in runs}
     for _ in range(args.rounds):
         for lib, py in runs:
-            cmd = [py, __file__, "--lib", lib, "--only", args.only, "--steps", str(args.steps)]
+            cmd = [py, __file__, "--lib", lib, "--only", args.only, "--steps", str(args.steps),
+                   "--threads", n, "--clock", args.clock]
             if lib == "sampan":
                 cmd.append("--peak-mem")
             out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
