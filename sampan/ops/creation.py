@@ -101,12 +101,13 @@ class FullBatchLike(OpDef):
 
     def onnx(self, b, node):
         a = node.attrs
-        batch = b.op("Slice", [b.op("Shape", [node.inputs[0]]),
-                               b.const(np.array([a["input_dim_idx"]], np.int64)),
-                               b.const(np.array([a["input_dim_idx"] + 1], np.int64))])
-        dims = [b.const(np.array([d], np.int64)) for d in a["shape"]]
-        dims[a["output_dim_idx"]] = batch
         value = b.scalar(a["fill_value"], node.out_dtype())
+        out = node.out_shape()
+        if -1 not in out:  # the batch was known when the graph was exported
+            return b.op("Expand", [value, b.ints(out)])
+        k = a["input_dim_idx"]
+        dims = [b.ints([d]) for d in a["shape"]]
+        dims[a["output_dim_idx"]] = b.shape_of(node.inputs[0], k, k + 1)
         return b.op("Expand", [value, b.op("Concat", dims, axis=0)])
 
     def _shape(self, batch, shape, output_dim_idx):
