@@ -9,7 +9,8 @@ from ... import tensor as T
 
 __all__ = ["fused_feedforward", "fused_multi_head_attention",
            "fused_bias_dropout_residual_layer_norm", "fused_linear", "fused_matmul_bias",
-           "fused_linear_activation", "fused_dropout_add", "swiglu"]
+           "fused_linear_activation", "fused_dropout_add", "swiglu", "fused_rms_norm",
+           "fused_layer_norm"]
 
 swiglu = F.swiglu
 
@@ -146,3 +147,72 @@ def fused_multi_head_attention(x: Tensor, qkv_weight: Tensor, linear_weight: Ten
     if add_residual:
         out = x + out
     return out if pre_layer_norm else _ln(out, ln_scale, ln_bias, ln_epsilon)
+
+
+def _pre_norm(api: str, x: Tensor, bias, residual, alpha: float, axis: int, quant_scale):
+    """(x + bias + alpha * residual, the residual_out Paddle returns or None, norm shape)."""
+    if quant_scale is not None and quant_scale > 0:
+        raise NotImplementedError(f"{api}: int8 quantized output (quant_scale > 0) is not "
+                                  "supported")
+    if not 0 < axis < x.ndim:
+        raise ValueError(f"{api}: begin_norm_axis must be in [1, {x.ndim - 1}], got {axis}")
+    h = x if bias is None else x + bias
+    if residual is not None:
+        h = h + residual * alpha if alpha != 1.0 else h + residual
+    return h, (h if residual is not None else None), list(x.shape[axis:])
+
+
+def _affine(y: Tensor, weight, bias, shape: list) -> Tensor:
+    if weight is not None:
+        y = y * T.reshape(weight, shape)
+    return y if bias is None else y + T.reshape(bias, shape)
+
+
+def fused_rms_norm(x: Tensor, norm_weight, norm_bias, epsilon: float, begin_norm_axis: int = 1,
+                   bias=None, residual=None, quant_scale=-1, quant_round_type=0,
+                   quant_max_bound=0, quant_min_bound=0):
+    """RMS norm of h = x + bias + residual over the axes from begin_norm_axis:
+    h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias.
+
+    Returns:
+        (out, residual_out): residual_out is h when residual is given, else None.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[2., -2.]])
+        >>> out, _ = paddle.incubate.nn.functional.fused_rms_norm(x, None, None, 0.0)
+        >>> out.numpy().tolist()
+        [[1.0, -1.0]]
+    """
+    h, res_out, shape = _pre_norm("fused_rms_norm", x, bias, residual, 1.0, begin_norm_axis,
+                                  quant_scale)
+    axes = list(range(begin_norm_axis, x.ndim))
+    y = h * T.rsqrt(T.mean(h * h, axis=axes, keepdim=True) + epsilon)
+    return _affine(y, norm_weight, norm_bias, shape), res_out
+
+
+def fused_layer_norm(x: Tensor, norm_weight, norm_bias, epsilon: float,
+                     residual_alpha: float = 1.0, begin_norm_axis: int = 1, bias=None,
+                     residual=None, quant_scale=-1, quant_round_type=0, quant_max_bound=0,
+                     quant_min_bound=0):
+    """Layer norm of h = x + bias + residual_alpha * residual over the axes from
+    begin_norm_axis, then * norm_weight + norm_bias.
+
+    Returns:
+        (out, residual_out, mean, invvar): residual_out is h when residual is given (else
+        None); mean and 1/sqrt(var + epsilon) per normalized row, flattened.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[1., 3.]])
+        >>> out = paddle.incubate.nn.functional.fused_layer_norm(x, None, None, 0.0)
+        >>> out[0].numpy().tolist(), out[2].numpy().tolist(), out[3].numpy().tolist()
+        ([[-1.0, 1.0]], [2.0], [1.0])
+    """
+    h, res_out, shape = _pre_norm("fused_layer_norm", x, bias, residual, residual_alpha,
+                                  begin_norm_axis, quant_scale)
+    axes = list(range(begin_norm_axis, x.ndim))
+    mean = T.mean(h, axis=axes, keepdim=True)
+    inv = T.rsqrt(T.mean((h - mean) ** 2, axis=axes, keepdim=True) + epsilon)
+    out = _affine((h - mean) * inv, norm_weight, norm_bias, shape)
+    return out, res_out, T.reshape(mean, [-1]), T.reshape(inv, [-1])
