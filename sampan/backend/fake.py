@@ -7,6 +7,8 @@ device transfers therefore fail on the CPU. Imports only `framework.place` and N
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..backend import numpy_ as _host
@@ -28,6 +30,12 @@ class FakePlace(Place):
 
     def __repr__(self) -> str:
         return f"Place(fake:{self.id})"
+
+
+class _Flags(NamedTuple):
+    c_contiguous: bool
+    f_contiguous: bool
+    owndata: bool
 
 
 class FakeArray:
@@ -66,6 +74,9 @@ class FakeArray:
     def __getattr__(self, name):
         if name.startswith("__"):  # no __array_interface__ & co: no silent host views
             raise AttributeError(name)
+        if name == "flags":  # CuPy's flags: no `writeable`
+            f = self._a.flags
+            return _Flags(f.c_contiguous, f.f_contiguous, f.owndata)
         value = getattr(self._a, name)
         if callable(value):
             return lambda *a, **k: _wrap(value(*_unwrap(a, name),

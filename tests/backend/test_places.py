@@ -122,3 +122,34 @@ def test_save_moves_to_cpu_and_load_follows_default_place(tmp_path, on_fake):
     on_fake = paddle.load(str(tmp_path / "m.pdparams"))["w"]
     assert on_fake.place == FAKE
     np.testing.assert_array_equal(on_fake.numpy(), np.arange(6.0).reshape(2, 3))
+
+
+def _train(place, opt_name):
+    paddle.seed(0)
+    old = _place.current_place()
+    _place.set_place(place)
+    try:
+        nn = paddle.nn
+        model = nn.Sequential(nn.Conv2D(2, 3, 3, padding=1), nn.BatchNorm2D(3), nn.ReLU(),
+                              nn.MaxPool2D(2), nn.Flatten(), nn.Linear(12, 4))
+        params = model.parameters()
+        opt = (paddle.optimizer.Adam(1e-2, parameters=params) if opt_name == "adam" else
+               paddle.optimizer.Momentum(0.1, 0.9, parameters=params))
+        rng = np.random.default_rng(0)
+        x = paddle.to_tensor(rng.standard_normal((5, 2, 4, 4)).astype("float32"))
+        y = paddle.to_tensor(rng.integers(0, 4, 5))
+        for _ in range(2):
+            loss = paddle.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+        assert {p.place for p in params} == {place}
+        return [p.numpy() for p in params]
+    finally:
+        _place.set_place(old)
+
+
+@pytest.mark.parametrize("opt_name", ["adam", "momentum"])
+def test_conv_training_on_device_equals_cpu(opt_name):
+    for got, want in zip(_train(FAKE, opt_name), _train(paddle.CPUPlace(), opt_name)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
