@@ -101,3 +101,42 @@ def test_layers_shapes_grads_and_eval():
     np.testing.assert_allclose(y, _ln(np.array([[2., 3., 4., 5.]] * 2)), rtol=1e-5)
     with pytest.raises(ValueError, match="FusedMultiHeadAttention: embed_dim"):
         paddle.incubate.nn.FusedMultiHeadAttention(6, 4)
+
+
+def _rope_ref(x, sin, cos, neox):
+    """x * cos + rotate(x) * sin over [b, s, h, d] with sin/cos [b or 1, s, 1, d]."""
+    if neox:
+        rot = np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape)
+    else:
+        h = x.shape[-1] // 2
+        rot = np.concatenate([-x[..., h:], x[..., :h]], -1)
+    return x * cos + rot * sin
+
+
+@pytest.mark.parametrize("neox", [True, False])
+def test_rotary_position_embedding(neox):
+    b, s, h, d = 2, 5, 3, 8
+    q, k = _t(b, s, h, d), _t(b, s, 1, d)
+    ang = np.arange(s)[:, None] * (1 / 10000 ** (np.arange(0, d, 2) / d))[None]
+    ang = np.repeat(ang, 2, axis=-1)                       # channel i uses pair i // 2
+    sin, cos = np.sin(ang)[None, :, None], np.cos(ang)[None, :, None]
+    oq, ok, ov = FF.fused_rotary_position_embedding(q, k, use_neox_rotary_style=neox)
+    assert ov is None
+    np.testing.assert_allclose(oq.numpy(), _rope_ref(q.numpy(), sin, cos, neox), rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(ok.numpy(), _rope_ref(k.numpy(), sin, cos, neox), rtol=1e-5,
+                               atol=1e-6)
+    # explicit tables, position_ids and time_major give the same rule
+    pid = np.array([[4, 3, 2, 1, 0], [0, 2, 4, 1, 3]])
+    ts, tc = paddle.to_tensor(sin), paddle.to_tensor(cos)
+    oq, _, _ = FF.fused_rotary_position_embedding(
+        q, sin=ts, cos=tc, position_ids=paddle.to_tensor(pid), use_neox_rotary_style=neox)
+    ref = _rope_ref(q.numpy(), np.sin(ang)[pid][:, :, None], np.cos(ang)[pid][:, :, None], neox)
+    np.testing.assert_allclose(oq.numpy(), ref, rtol=1e-5, atol=1e-6)
+    qt = paddle.transpose(q, [1, 0, 2, 3])
+    oq, _, _ = FF.fused_rotary_position_embedding(qt, sin=ts, cos=tc, time_major=True,
+                                                  use_neox_rotary_style=neox)
+    np.testing.assert_allclose(oq.numpy().transpose(1, 0, 2, 3),
+                               _rope_ref(q.numpy(), sin, cos, neox), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="fused_rotary_position_embedding: sin and cos"):
+        FF.fused_rotary_position_embedding(q, sin=ts)

@@ -10,7 +10,7 @@ from ... import tensor as T
 __all__ = ["fused_feedforward", "fused_multi_head_attention",
            "fused_bias_dropout_residual_layer_norm", "fused_linear", "fused_matmul_bias",
            "fused_linear_activation", "fused_dropout_add", "swiglu", "fused_rms_norm",
-           "fused_layer_norm"]
+           "fused_layer_norm", "fused_rotary_position_embedding"]
 
 swiglu = F.swiglu
 
@@ -216,3 +216,67 @@ def fused_layer_norm(x: Tensor, norm_weight, norm_bias, epsilon: float,
     inv = T.rsqrt(T.mean((h - mean) ** 2, axis=axes, keepdim=True) + epsilon)
     out = _affine((h - mean) * inv, norm_weight, norm_bias, shape)
     return out, res_out, T.reshape(mean, [-1]), T.reshape(inv, [-1])
+
+
+def _rope_tables(seq: int, dim: int, base: float, dtype) -> tuple:
+    """[1, seq, 1, dim] sin/cos with frequency base^(-2*(i//2)/dim) at channel i."""
+    pos = T.arange(0, seq, dtype="float32")
+    inv = 1.0 / (base ** (T.arange(0, dim, 2, dtype="float32") / dim))
+    ang = T.reshape(T.stack([T.outer(pos, inv)] * 2, axis=-1), [1, seq, 1, dim])
+    return T.cast(T.sin(ang), dtype), T.cast(T.cos(ang), dtype)
+
+
+def _rotate(x: Tensor, neox: bool) -> Tensor:
+    if neox:    # pairs (0, 1), (2, 3) ...: (a, b) -> (-b, a)
+        return T.reshape(T.stack([-x[..., 1::2], x[..., 0::2]], axis=-1), x.shape)
+    half = x.shape[-1] // 2
+    return T.concat([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def fused_rotary_position_embedding(q: Tensor, k=None, v=None, sin=None, cos=None,
+                                    position_ids=None, use_neox_rotary_style: bool = True,
+                                    time_major: bool = False,
+                                    rotary_emb_base: float = 10000.0) -> tuple:
+    """Rotary position embedding of q (and k, v when given): x * cos + rotate(x) * sin.
+
+    Inputs are [batch, seq, heads, head_dim] ([seq, batch, ...] with time_major). sin/cos
+    are [1, seq, 1, head_dim] or [seq, head_dim]; when absent they are built with
+    frequency rotary_emb_base^(-2*(i//2)/head_dim) for channel i. position_ids
+    [batch, seq] picks their rows. use_neox_rotary_style rotates channel pairs
+    (2i, 2i+1); otherwise the two halves (rotate_half).
+
+    Returns:
+        (out_q, out_k, out_v), None for an absent input.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> q = paddle.ones([1, 2, 1, 2])
+        >>> out_q, _, _ = paddle.incubate.nn.functional.fused_rotary_position_embedding(q)
+        >>> [[round(float(v), 4) for v in row] for row in out_q.numpy().reshape([2, 2])]
+        [[1.0, 1.0], [-0.3012, 1.3818]]
+    """
+    api = "fused_rotary_position_embedding"
+    if q.ndim != 4:
+        raise ValueError(f"{api}: q must be 4-D [batch, seq, heads, head_dim], got "
+                         f"{list(q.shape)}")
+    if q.shape[-1] % 2:
+        raise ValueError(f"{api}: head_dim must be even, got {q.shape[-1]}")
+    seq_axis = 0 if time_major else 1
+    seq, dim = q.shape[seq_axis], q.shape[-1]
+    if (sin is None) != (cos is None):
+        raise ValueError(f"{api}: sin and cos must be given together")
+    if sin is None:
+        sin, cos = _rope_tables(seq, dim, rotary_emb_base, q.dtype)
+    sin, cos = T.reshape(sin, [-1, dim]), T.reshape(cos, [-1, dim])     # [seq, dim]
+    if position_ids is not None:
+        sin, cos = T.unsqueeze(sin[position_ids], 2), T.unsqueeze(cos[position_ids], 2)
+    else:
+        sin, cos = sin[None, :, None, :], cos[None, :, None, :]
+    if time_major:
+        sin, cos = T.transpose(sin, [1, 0, 2, 3]), T.transpose(cos, [1, 0, 2, 3])
+
+    def apply(x):
+        if x is None:
+            return None
+        return x * cos + _rotate(x, use_neox_rotary_style) * sin
+    return apply(q), apply(k), apply(v)
