@@ -6,6 +6,7 @@ Imports `serving.*` only; starlette is imported when the app is made.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -140,6 +141,51 @@ def _models_route(state: _State):
     return models
 
 
+async def _health(request):
+    model = request.app.state.serving.model
+    return _json({"status": "ok", "model": model.name, "batching": model.batchable})
+
+
+async def _metrics(request):
+    from starlette.responses import Response
+    body, ctype = request.app.state.serving.metrics.render()
+    return Response(body, headers={"Content-Type": ctype})
+
+
+async def _request_error(request, exc: RequestError):
+    return _json(exc.body(), exc.status, exc.headers)
+
+
+async def _http_error(request, exc):
+    """Starlette's own 404/405 (unknown path, method) as JSON errors."""
+    what = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    msg = f"{request.method} {request.url.path}: {exc.detail}"
+    if exc.status_code == 404:
+        name = request.app.state.serving.model.name
+        msg += f"; endpoints: GET /health, GET /metrics, GET /v1/models/{name}, " \
+               f"POST /v1/models/{name}:predict"
+    return _json(RequestError(exc.status_code, what, msg).body(), exc.status_code,
+                 exc.headers)
+
+
+async def _server_error(request, exc: Exception):
+    err = RequestError(500, "internal_error", f"{type(exc).__name__}: {exc}")
+    return _json(err.body(), 500)
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app):
+    """Start the batcher; at shutdown (after uvicorn drained the connections) stop it and
+    say how many requests were answered."""
+    state, opts = app.state.serving, app.state.serving.opts
+    state.batcher = Batcher(state.model, opts["max_batch_size"], opts["batch_timeout_s"],
+                            opts["workers"], state.metrics.batch_size.observe)
+    yield
+    await state.batcher.close()
+    print(f"sampan.serving: stopped; answered {state.answered} of {state.received} "
+          f"requests received", file=sys.stderr, flush=True)
+
+
 def create_app(model, max_batch_size: int = 32, batch_timeout_ms: float = 2.0,
                max_concurrency: int = 64, max_body_mb: float = 16.0, workers: int = 1):
     """The ASGI app serving `model` (a ServedModel from `load_model`).
@@ -163,54 +209,19 @@ def create_app(model, max_batch_size: int = 32, batch_timeout_ms: float = 2.0,
         >>> app = create_app(model, max_batch_size=16)        # doctest: +SKIP
         >>> uvicorn.run(app, host="127.0.0.1", port=8866)    # doctest: +SKIP
     """
-    import contextlib
-
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
     from starlette.routing import Route
 
-    opts = {"max_batch_size": max_batch_size, "max_concurrency": max_concurrency,
+    opts = {"max_batch_size": max_batch_size, "batch_timeout_s": batch_timeout_ms / 1000,
+            "workers": workers, "max_concurrency": max_concurrency,
             "max_body_mb": max_body_mb, "max_body_bytes": int(max_body_mb * 2**20)}
     state = _State(model, opts)
-
-    async def health(request):
-        return _json({"status": "ok", "model": model.name, "batching": model.batchable})
-
-    async def metrics(request):
-        from starlette.responses import Response
-        body, ctype = state.metrics.render()
-        return Response(body, headers={"Content-Type": ctype})
-
-    async def request_error(request, exc: RequestError):
-        return _json(exc.body(), exc.status, exc.headers)
-
-    async def http_error(request, exc: HTTPException):
-        what = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        msg = f"{request.method} {request.url.path}: {exc.detail}"
-        if exc.status_code == 404:
-            msg += f"; endpoints: GET /health, GET /metrics, GET /v1/models/{model.name}, " \
-                   f"POST /v1/models/{model.name}:predict"
-        return _json(RequestError(exc.status_code, what, msg).body(), exc.status_code,
-                     exc.headers)
-
-    async def server_error(request, exc: Exception):
-        err = RequestError(500, "internal_error", f"{type(exc).__name__}: {exc}")
-        return _json(err.body(), 500)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        state.batcher = Batcher(model, max_batch_size, batch_timeout_ms / 1000, workers,
-                                state.metrics.batch_size.observe)
-        yield
-        await state.batcher.close()
-        print(f"sampan.serving: stopped; answered {state.answered} of {state.received} "
-              f"requests received", file=sys.stderr, flush=True)
-
-    routes = [Route("/health", health, methods=["GET"]),
-              Route("/metrics", metrics, methods=["GET"]),
+    routes = [Route("/health", _health, methods=["GET"]),
+              Route("/metrics", _metrics, methods=["GET"]),
               Route("/v1/models/{rest:path}", _models_route(state),
                     methods=["GET", "POST", "PUT", "DELETE", "PATCH"])]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        RequestError: request_error, HTTPException: http_error, Exception: server_error})
+    app = Starlette(routes=routes, lifespan=_lifespan, exception_handlers={
+        RequestError: _request_error, HTTPException: _http_error, Exception: _server_error})
     app.state.serving = state
     return _metrics_middleware(app, state)
