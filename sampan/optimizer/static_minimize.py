@@ -102,7 +102,8 @@ def minimize(optimizer, loss, startup_program=None, parameters=None, no_grad_set
     if wanted == []:
         raise ValueError(f"{api}: none of the optimizer's parameters is used by the program "
                          f"of the loss")
-    params_grads = append_backward(loss, wanted, no_grad_set)
+    params_grads = [(p, g) for p, g in append_backward(loss, wanted, no_grad_set)
+                    if g is not None]
     first = len(block.ops)
     groups = _groups_by_name(program, optimizer)
     state = optimizer._static_state.get(program)

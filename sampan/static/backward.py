@@ -29,13 +29,16 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     """Append the gradient ops of `loss` to its program.
 
     Args:
-        loss (Variable): a one-element Variable.
+        loss (Variable): the Variable to differentiate; a loss of several elements is
+            seeded with ones (the gradient of its sum), as in Paddle.
         parameter_list (list, optional): Parameters (or names) to differentiate; default
             every trainable parameter of the program.
         no_grad_set (set, optional): Variables (or names) that get no gradient.
 
     Returns:
-        list of (Parameter, gradient Variable) pairs.
+        list of (Parameter, gradient Variable) pairs: one per trainable parameter that
+        reaches the loss, or, with `parameter_list`, one per given parameter (gradient None
+        where it does not reach the loss).
 
     Examples:
         >>> import numpy as np
@@ -61,9 +64,6 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         _dynamic_mode_check("paddle.static.append_backward")
         raise TypeError(f"append_backward: loss must be a static Variable, got "
                         f"{type(loss).__name__}")
-    if loss.size not in (1, -1):
-        raise ValueError(f"append_backward: loss must have one element, got shape "
-                         f"{loss.shape}")
     block = loss.block
     program = block.program
     if parameter_list is None:
@@ -81,7 +81,9 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         seed = append_op(REGISTRY["full_like"], (loss,), {"fill_value": 1.0, "dtype": None},
                          out_names=[_grad_name(block, loss.name)])
         grads = _backward(block, [loss], [seed], params + leaves, set(_names(no_grad_set)))
-    return [(p, g) for p, g in zip(params, grads) if g is not None]
+    if parameter_list is None:
+        return [(p, g) for p, g in zip(params, grads) if g is not None]
+    return list(zip(params, grads))  # as Paddle 3: one pair per given parameter (or None)
 
 
 def _dynamic_mode_check(api: str) -> None:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtype as _dt
+from ..framework.flags import in_dynamic_mode
 from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
+from ..framework import place as _place
 from ._helpers import check_inplace, is_tensor
 
 __all__ = ["to_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
@@ -35,12 +37,32 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
                [[1, 2],
                 [3, 4]])
     """
+    if not in_dynamic_mode():  # static: an op of the Program holds the value (Paddle)
+        return _static_to_tensor(data, dtype, stop_gradient)
     arr = to_array(data, dtype)
     if isinstance(data, Tensor) and arr is data._data or arr is data:
         arr = arr.copy()
+    if place is not None or not _place.current_place().is_cpu_place():
+        arr = _place.move(arr, _place.to_place(place))
     t = wrap(arr)
     t.stop_gradient = bool(stop_gradient)
     return t
+
+
+def _static_to_tensor(data, dtype, stop_gradient: bool):
+    if is_variable(data):
+        out = dispatch(REGISTRY["assign"], (data,))
+        if dtype is not None:
+            out = out.astype(as_dtype(dtype))
+    else:
+        # the value becomes a constant of the Program; an op with a Variable input (the
+        # shape carrier from `full`, a creation op) is what appends it while building
+        arr = to_array(data, dtype)
+        like = dispatch(REGISTRY["full"], (), {"shape": list(arr.shape), "fill_value": 0,
+                                               "dtype": _dt.from_numpy(arr.dtype).name})
+        out = dispatch(REGISTRY["expand_as"], (wrap(arr), like))
+    out.stop_gradient = bool(stop_gradient)
+    return out
 
 
 # --- argument conversion -------------------------------------------------------------------
