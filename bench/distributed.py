@@ -118,13 +118,16 @@ def main() -> None:
         return
     me = os.path.abspath(__file__)
     if "dp" in args.only:
-        print("| model | 1 rank x 2 threads (ms/step) | 2 ranks x 1 thread (ms/step) | speed-up |")
-        print("|---|---|---|---|")
+        print("| model | 1 rank x 1 thread | 1 rank x 2 threads | 2 ranks x 1 thread (ms/step) "
+              "| 2 ranks vs 1x2 |")
+        print("|---|---|---|---|---|")
         for name in args.models.split(","):
             base = [me, "--worker", "dp", "--model", name, "--steps", str(args.steps)]
+            single = _run(base, 1, 1)["step_ms"]
             one = _run(base, 1, 2)["step_ms"]
             two = _run(base, 2, 1)["step_ms"]
-            print(f"| {name} | {one:.1f} | {two:.1f} | {one / two:.2f} |", flush=True)
+            print(f"| {name} | {single:.1f} | {one:.1f} | {two:.1f} | {one / two:.2f} |",
+                  flush=True)
     if "allreduce" in args.only:
         rows = _run([me, "--worker", "allreduce", "--reps", str(args.reps)], 2, 1)["allreduce"]
         print("\n| bytes | mpi4py Allreduce (us) | sampan all_reduce (us) | sampan/raw | "
