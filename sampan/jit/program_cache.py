@@ -126,9 +126,12 @@ def _trace(fn, specs, tree, names, where, original) -> ConcreteProgram:
                 var._stop_gradient = spec.stop_gradient   # not marked explicit
             feeds.append(var)
         args, kwargs = unflatten(tree, feeds)
+        names = [v.name for v in feeds]
         result = fn(*args, **kwargs)
         leaves, out_tree = flatten(result)
         block = main.global_block()
+        # an in-place op on an input rebinds its handle to the result: feed the data vars
+        feeds = [block.vars[n] for n in names]
         outputs = [to_variable(block, where, "output", v) for v in leaves]
     params = _bind_captured(main)
     return ConcreteProgram(main, startup, feeds, outputs, out_tree, params, original or fn,

@@ -33,3 +33,4 @@ def test_wrappers_without_a_trace_key_do_not_split_the_cache():
     assert trace_key() == ()
     with dispatch_wrapper(record):
         assert trace_key() == ()
+
