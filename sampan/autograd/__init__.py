@@ -137,17 +137,26 @@ def is_grad_enabled() -> bool:
     return STATE.grad_enabled
 
 
+class GradArgumentError(TypeError, AssertionError):
+    """A malformed argument of paddle.grad / backward (Paddle asserts on these, so this is
+    an AssertionError as well as a TypeError)."""
+
+
+class _CountMismatch(ValueError, AssertionError):
+    """outputs and grad_outputs of different lengths (Paddle asserts)."""
+
+
 def _as_list(value, what: str) -> list:
     if isinstance(value, Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
         for v in value:
             if v is not None and not isinstance(v, Tensor):
-                raise TypeError(f"grad: every element of {what} must be a Tensor, got "
-                                f"{type(v).__name__}")
+                raise GradArgumentError(f"grad: every element of {what} must be a Tensor, "
+                                        f"got {type(v).__name__}")
         return list(value)
-    raise TypeError(f"grad: {what} must be a Tensor or a list of Tensors, got "
-                    f"{type(value).__name__}")
+    raise GradArgumentError(f"grad: {what} must be a Tensor or a list of Tensors, got "
+                            f"{type(value).__name__}")
 
 
 def _root_grads(outputs, grad_outputs, api: str) -> list:
@@ -160,6 +169,8 @@ def _root_grads(outputs, grad_outputs, api: str) -> list:
             g = wrap(np.ones(out._data.shape, dtype=out._data.dtype))
         elif not isinstance(g, Tensor):
             g = wrap(np.asarray(g, dtype=out._data.dtype))
+        elif tuple(g.shape) != tuple(out.shape) and g.size == out.size:
+            g = g.reshape(list(out.shape))  # Paddle takes e.g. a [1] grad for a 0-D output
         elif tuple(g.shape) != tuple(out.shape):
             raise ValueError(f"{api}: grad_outputs[{i}] has shape {g.shape} but outputs[{i}] "
                              f"has shape {out.shape}")
@@ -258,8 +269,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         grad_outputs = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(
             grad_outputs)
         if len(grad_outputs) != len(outputs):
-            raise ValueError(f"grad: got {len(outputs)} outputs but {len(grad_outputs)} "
-                             f"grad_outputs")
+            raise _CountMismatch(f"grad: got {len(outputs)} outputs but "
+                                 f"{len(grad_outputs)} grad_outputs")
+    blocked = _as_list(no_grad_vars, "no_grad_vars") if no_grad_vars is not None else []
     for i, t in enumerate(inputs_list):
         if t.stop_gradient:
             raise ValueError(f"grad: inputs[{i}] has stop_gradient=True; set "
@@ -267,7 +279,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     # NOTE: Paddle's grad never frees the graph, whatever retain_graph says: a second
     # paddle.grad (or a later backward) over the same graph works. retain_graph is accepted
     # for signature compatibility.
-    blocked = _as_list(no_grad_vars, "no_grad_vars") if no_grad_vars is not None else []
     saved_flags = [(t, t.stop_gradient) for t in blocked]
     hooks = []
     for t in blocked:  # stop gradients flowing through these tensors
@@ -287,6 +298,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                              f"used to compute them); pass allow_unused=True to get None")
         if g is not None and not create_graph:
             result[i] = wrap(g._data)
+        elif g is not None and g.stop_gradient:
+            # create_graph: every gradient is differentiable, even a constant one (Paddle)
+            g = result[i] = g._alias() if g is inputs_list[i] else g
+            g.stop_gradient = False
     return result
 
 
