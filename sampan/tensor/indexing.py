@@ -387,6 +387,8 @@ def take(x, index, mode="raise", name=None):
     Returns:
         Tensor: x's dtype, index's shape.
     """
+    if not is_tensor_or_variable(index):  # Paddle takes no NumPy/list indices here
+        raise TypeError(f"take: index must be a Tensor, got {type(index).__name__}")
     return _op("take", x, index, mode=mode)
 
 

@@ -253,6 +253,9 @@ def sgn(x: Tensor, name: str | None = None) -> Tensor:
                [ (0.60000002+0.80000001j),  (0.00000000+0.00000000j),
                 (-0.00000000-1.00000000j)])
     """
+    if x.dtype.kind not in "fc":  # Paddle: float16/32/64, complex64/128 only
+        raise TypeError(f"sgn: x must be a floating point or complex tensor, got "
+                        f"{x.dtype.name}")
     return dispatch(REGISTRY["sgn"], (x,))
 
 

@@ -35,3 +35,14 @@ def test_gaussian_seed_shape_dtype():
     assert abs(a.numpy().mean() - 1.0) < 0.1 and abs(a.numpy().std() - 2.0) < 0.1
     with pytest.raises(TypeError, match="gaussian: dtype"):
         paddle.tensor.random.gaussian([2], dtype="int32")
+
+
+def test_sgn_refuses_integer_tensors_and_take_numpy_indices():
+    with pytest.raises(TypeError, match="sgn: x must be a floating point or complex"):
+        paddle.sgn(paddle.to_tensor([1, -2], dtype="int32"))
+    np.testing.assert_allclose(paddle.sgn(paddle.to_tensor([-2.0, 0.0, 3.0])).numpy(),
+                               [-1.0, 0.0, 1.0])
+    x = paddle.arange(6)
+    with pytest.raises(TypeError, match="take: index must be a Tensor, got ndarray"):
+        paddle.take(x, np.array([1, 2]))
+    assert paddle.take(x, paddle.to_tensor([1, 2])).tolist() == [1, 2]
