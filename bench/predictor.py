@@ -106,6 +106,8 @@ def measure(lib: str, names, batches, steps: int, threads: int, clock_name: str)
     P = __import__("sampan" if lib == "sampan" else "paddle")
     P.set_device("cpu")
     P.seed(0)
+    if lib == "paddle":  # eager rows: Paddle's math library ignores the env variables
+        P.base.core.set_num_threads(threads)
     clock = time.process_time if clock_name == "cpu" else time.perf_counter
     res = {}
     folder = tempfile.mkdtemp(prefix=f"bench_predictor_{lib}_")
@@ -155,8 +157,10 @@ def main() -> None:
                                  args.clock)))
         return
     n = str(args.threads)
+    # MKL_DEBUG_CPU_TYPE=5: Paddle's MKL (mklml) uses its slow generic path on AMD CPUs
+    # otherwise (bench/train_step.py's docstring)
     env = dict(os.environ, OMP_NUM_THREADS=n, OPENBLAS_NUM_THREADS=n, MKL_NUM_THREADS=n,
-               GLOG_minloglevel="2")
+               GLOG_minloglevel="2", MKL_DEBUG_CPU_TYPE="5")
     runs = [("sampan", sys.executable)] + ([("paddle", args.ref_python)] if args.ref_python
                                           else [])
     results: dict = {lib: [] for lib, _ in runs}
