@@ -181,9 +181,9 @@ def set_device(device: str) -> Place:
                         f"got {type(device).__name__}")
     place = _parse_device(device)
     if place is None or (place.is_gpu_place() and not is_compiled_with_cuda()):
-        warnings.warn(f"set_device({device!r}): sampan found no usable {device.split(':')[0]} "
-                      f"(CuPy and a GPU are needed for 'gpu'); computing on the CPU",
-                      stacklevel=2)
+        warnings.warn(f"set_device({device!r}): no usable CUDA device (CuPy and a GPU are "
+                      f"needed for 'gpu'; other accelerators are not supported); computing "
+                      f"on the CPU", stacklevel=2)
         place = _CPU
     if place.is_gpu_place():
         from ..backend import cupy_
