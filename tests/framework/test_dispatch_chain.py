@@ -88,8 +88,8 @@ def test_every_combination_builds_the_right_program_and_values(parts):
     if program is not None:
         types = [op.type for op in program.global_block().ops]
         assert "matmul" in types and "relu" in types
-        # the constant weight is cast eagerly at build time; only x's cast is an op
-        assert types.count("cast") == (1 if cast else 0)
+        # to_tensor(W) while building is a Variable too (Paddle 3.3.1), so both casts are ops
+        assert types.count("cast") == (2 if cast else 0)
     if rec is not None:
         assert "matmul" in rec.names and "relu" in rec.names
         assert rec.names.count("cast") == (2 if cast else 0)
