@@ -184,17 +184,23 @@ def _digit():
 def _open(browser, url: str, timeout: float = 30.0) -> float:
     """Navigate; seconds until window.sampanPredict exists and the model has loaded."""
     start = time.monotonic()
+    browser.evaluate("window.__previousPage = true")   # tells the old document from the new
     browser.call("Page.navigate", url=url)
+    state = None
     while time.monotonic() - start < timeout:
-        state = browser.evaluate("[typeof window.sampanPredict, "
-                                 "document.getElementById('status') ? "
-                                 "document.getElementById('status').textContent : '']")
+        try:
+            state = browser.evaluate("window.__previousPage ? null : [typeof "
+                                     "window.sampanPredict, document.getElementById('status')"
+                                     " ? document.getElementById('status').textContent : '']")
+        except RuntimeError:    # no execution context while the page is being replaced
+            state = None
         if state and state[0] == "function" and state[1].startswith("ready"):
             return time.monotonic() - start
         if state and state[1].startswith("could not"):
             break
         time.sleep(0.2)
-    raise AssertionError(f"page not ready after {time.monotonic() - start:.0f} s: {state}; errors {browser.errors()}")
+    raise AssertionError(f"page not ready after {time.monotonic() - start:.0f} s: {state}; "
+                         f"errors {browser.errors()}")
 
 
 def test_page_matches_onnxruntime(server, browser, tmp_path_factory):
