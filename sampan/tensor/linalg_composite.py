@@ -126,7 +126,10 @@ def cov(x, rowvar: bool = True, ddof: bool = True, fweights=None, aweights=None,
 
 
 def corrcoef(x, rowvar: bool = True, name=None):
-    """Pearson correlation coefficients of the variables in x (see cov)."""
+    """Pearson correlation coefficients of the variables in x (see cov); real x only."""
+    if x.dtype.kind == "c":  # Paddle: float32/float64 only
+        raise TypeError(f"corrcoef: x must be a real (float32 or float64) tensor, got "
+                        f"{x.dtype.name}")
     c = cov(x, rowvar)
     if len(c.shape) == 0:
         return c / c

@@ -46,3 +46,11 @@ def test_sgn_refuses_integer_tensors_and_take_numpy_indices():
     with pytest.raises(TypeError, match="take: index must be a Tensor, got ndarray"):
         paddle.take(x, np.array([1, 2]))
     assert paddle.take(x, paddle.to_tensor([1, 2])).tolist() == [1, 2]
+
+
+def test_corrcoef_refuses_complex_input():
+    with pytest.raises(TypeError, match="corrcoef: x must be a real"):
+        paddle.linalg.corrcoef(paddle.to_tensor([1 + 1j, 2 + 0j]))
+    np.testing.assert_allclose(paddle.linalg.corrcoef(
+        paddle.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])).numpy(),
+        np.corrcoef([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]]), rtol=1e-6)
