@@ -13,6 +13,7 @@ import string
 
 import numpy as np
 
+from ..framework.tensor import is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.linalg import parse_einsum
 from ..ops.opdef import REGISTRY, norm_axis
@@ -104,8 +105,16 @@ def dot(x, y, name=None):
     return call("einsum", [x, y], equation=eq)
 
 
+def _check_tensors(api: str, x, y) -> None:
+    """Paddle's inner/outer take Tensors only (no NumPy arrays or Python lists)."""
+    for arg, v in (("x", x), ("y", y)):
+        if not is_tensor_or_variable(v):
+            raise TypeError(f"{api}: {arg} must be a Tensor, got {type(v).__name__}")
+
+
 def inner(x, y, name=None):
     """Sum product over the last dims: out shape x.shape[:-1] + y.shape[:-1]."""
+    _check_tensors("inner", x, y)
     nx, ny = _ndim(x), _ndim(y)
     if nx == 0 or ny == 0:
         return call("multiply", x, y)
@@ -120,6 +129,7 @@ def inner(x, y, name=None):
 
 def outer(x, y, name=None):
     """Outer product of x and y flattened: [x.size, y.size]."""
+    _check_tensors("outer", x, y)
     xf = call("reshape", x, shape=[-1])
     yf = call("reshape", y, shape=[-1])
     return call("einsum", [xf, yf], equation="i,j->ij")

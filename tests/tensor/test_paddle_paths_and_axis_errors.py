@@ -54,3 +54,12 @@ def test_corrcoef_refuses_complex_input():
     np.testing.assert_allclose(paddle.linalg.corrcoef(
         paddle.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])).numpy(),
         np.corrcoef([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]]), rtol=1e-6)
+
+
+@pytest.mark.parametrize("api", ["inner", "outer"])
+def test_inner_outer_take_tensors_only(api):
+    t = paddle.to_tensor([1.0, 2.0])
+    for x, y in ((np.ones(2), t), (t, np.ones(2)), (np.ones(2), np.ones(2))):
+        with pytest.raises(TypeError, match=f"{api}: . must be a Tensor, got ndarray"):
+            getattr(paddle, api)(x, y)
+    assert getattr(paddle, api)(t, t).numpy().sum() == (5.0 if api == "inner" else 9.0)
