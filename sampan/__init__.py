@@ -30,10 +30,22 @@ Parameter.initialize = _lazy_initialize  # (paddle's param.initialize() after La
 from .framework.signal_handler import disable_signal_handler  # noqa: F401,E402
 # Paddle also has it as paddle.tensor.create_parameter and a Tensor method
 tensor.create_parameter = Tensor.create_parameter = create_parameter
-from .sparse.tensor import DENSE_METHODS as _SPARSE_METHODS  # noqa: E402  (to_sparse_coo...)
-for _name, _fn in _SPARSE_METHODS.items():
+
+
+def _sparse_method(name: str):
+    """A dense Tensor method of paddle.sparse (to_sparse_coo, ...), loaded on first call so
+    that `import sampan` does not load the sparse room (whose face imports nn)."""
+    def method(self, *args, **kwargs):
+        from .sparse.tensor import DENSE_METHODS
+        return DENSE_METHODS[name](self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name in ("to_sparse_coo", "to_sparse_csr", "is_sparse_coo", "is_sparse_csr",
+              "sparse_dim", "to_dense"):
     if not hasattr(Tensor, _name):
-        setattr(Tensor, _name, _fn)
+        setattr(Tensor, _name, _sparse_method(_name))
 from ._compat import install_as_paddle  # noqa: F401,E402  (opt-in `import paddle`)
 
 

@@ -156,3 +156,15 @@ def test_no_import_cycle_crosses_rooms():
     graph = {m: sorted({t for t, _ in edges if t != m}) for m, edges in _graph().items()}
     crossing = [c for c in _cycles(graph) if len({level(m)[0] for m in c}) > 1]
     assert not crossing, f"import cycles spanning rooms: {crossing}"
+
+
+def test_import_sampan_loads_no_heavy_room():
+    """`import sampan` stays fast: nn, static, jit, sparse and optional libraries load on use."""
+    import subprocess
+    import sys
+    code = ("import sys, sampan; print(' '.join(m for m in ('sampan.nn', 'sampan.static', "
+            "'sampan.jit', 'sampan.sparse', 'sampan.vision', 'sampan.onnx', 'onnx', 'PIL', "
+            "'mpi4py', 'cupy', 'tensorboardX') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.strip() == ""
