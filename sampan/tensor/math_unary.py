@@ -377,6 +377,10 @@ def frac(x: Tensor, name: str | None = None) -> Tensor:
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [-0.50000000,  0.25000000,  0.        ])
     """
+    name_ = x.dtype.name
+    if name_ not in ("int32", "int64") and x.dtype.kind not in "f":
+        raise TypeError(f"frac: x must be an int32, int64 or floating point tensor, got "
+                        f"{name_}")
     return dispatch(REGISTRY["frac"], (x,))
 
 

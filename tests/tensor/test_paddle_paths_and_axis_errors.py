@@ -63,3 +63,10 @@ def test_inner_outer_take_tensors_only(api):
         with pytest.raises(TypeError, match=f"{api}: . must be a Tensor, got ndarray"):
             getattr(paddle, api)(x, y)
     assert getattr(paddle, api)(t, t).numpy().sum() == (5.0 if api == "inner" else 9.0)
+
+
+def test_frac_dtypes_as_paddle():
+    for dtype in ("int16", "uint8", "bool"):
+        with pytest.raises(TypeError, match="frac: x must be an int32, int64 or floating"):
+            paddle.frac(paddle.to_tensor([1, 0], dtype=dtype))
+    assert paddle.frac(paddle.to_tensor([3, -2], dtype="int32")).tolist() == [0, 0]
