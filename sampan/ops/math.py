@@ -174,6 +174,12 @@ class FloorDivide(Binary):
 
     name = "floor_divide"
 
+    def onnx(self, b, node):   # ints: (x - Mod(x, y)) / y is exact; floats: Floor(x / y)
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        if node.out_dtype().kind == "f":
+            return b.op("Floor", [b.op("Div", [x, y])])
+        return b.op("Div", [b.op("Sub", [x, b.op("Mod", [x, y], fmod=0)]), y])
+
     def compute(self, xp, x, y):
         return xp.floor_divide(x, y)
 
@@ -186,7 +192,16 @@ class Remainder(Binary):
     """
 
     name = "remainder"
-    onnx = None  # ONNX Mod(fmod=0) matches for integers only
+
+    def onnx(self, b, node):   # floats: fmod, plus y where its sign differs from y's
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        if node.out_dtype().kind != "f":
+            return b.op("Mod", [x, y], fmod=0)
+        m = b.op("Mod", [x, y], fmod=1)
+        zero = b.scalar(0, node.out_dtype())
+        flip = b.op("And", [b.op("Not", [b.op("Equal", [m, zero])]),
+                            b.op("Xor", [b.op("Less", [m, zero]), b.op("Less", [y, zero])])])
+        return b.op("Where", [flip, b.op("Add", [m, y]), m])
 
     def compute(self, xp, x, y):
         return xp.remainder(x, y)

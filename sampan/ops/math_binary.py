@@ -3,6 +3,8 @@ gcd/lcm, hypot, nextafter, copysign (on the Binary bases of math.py).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from .dispatch import call
 from .math import Binary, BinaryFloat, _require_int, as_float, step, zeros_grad
@@ -47,6 +49,16 @@ class Minimum(Binary):
         return (g * mask if ctx.needs[0] else None, g * (1.0 - mask) if ctx.needs[1] else None)
 
 
+def _nan_free(b, node, op_type: str) -> str:
+    """fmax/fmin in ONNX: Max/Min, then the other input wherever one input is NaN."""
+    x, y = b.like(node.inputs, node.specs, node.out_dtype())
+    if node.out_dtype().kind != "f":
+        return b.op(op_type, [x, y])
+    out = b.op(op_type, [x, y])
+    out = b.op("Where", [b.op("IsNaN", [x]), y, out])
+    return b.op("Where", [b.op("IsNaN", [y]), x, out])
+
+
 def _picked_x(out, x):
     """1 where `out` equals `x` (NaN x counts as not picked), else 0: fmax/fmin's mask."""
     return 1.0 - call("abs", call("nan_to_num", call("sign", out - x), nan=1.0,
@@ -62,6 +74,9 @@ class Fmax(Binary):
 
     name = "fmax"
     saves = ("x", "out")
+
+    def onnx(self, b, node):   # Max propagates NaN: take the other input where one is NaN
+        return _nan_free(b, node, "Max")
 
     def compute(self, xp, x, y):
         return xp.fmax(x, y)
@@ -81,6 +96,9 @@ class Fmin(Binary):
     name = "fmin"
     saves = ("x", "out")
 
+    def onnx(self, b, node):   # Min propagates NaN: take the other input where one is NaN
+        return _nan_free(b, node, "Min")
+
     def compute(self, xp, x, y):
         return xp.fmin(x, y)
 
@@ -94,6 +112,17 @@ class Atan2(Binary):
     """out = atan2(x, y), the angle of the point (y, x); integer inputs give float64."""
 
     name = "atan2"
+
+    def onnx(self, b, node):   # Atan(x / y), shifted by +-pi where y < 0; y == 0 gives +-pi/2
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        dt = node.out_dtype()
+        zero = b.scalar(0, dt)
+        base = b.op("Atan", [b.op("Div", [x, y])])
+        sign_x = b.op("Where", [b.op("Less", [x, zero]), b.scalar(-1, dt), b.scalar(1, dt)])
+        shifted = b.op("Add", [base, b.op("Mul", [sign_x, b.scalar(np.pi, dt)])])
+        out = b.op("Where", [b.op("Less", [y, zero]), shifted, base])
+        axis = b.op("Mul", [b.op("Sign", [x]), b.scalar(np.pi / 2, dt)])
+        return b.op("Where", [b.op("Equal", [y, zero]), axis, out])
 
     def infer(self, x, y):
         out = super().infer(x, y)
@@ -119,6 +148,13 @@ class Heaviside(Binary):
 
     name = "heaviside"
 
+    def onnx(self, b, node):
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        dt = node.out_dtype()
+        zero = b.scalar(0, dt)
+        pos = b.op("Where", [b.op("Greater", [x, zero]), b.scalar(1, dt), zero])
+        return b.op("Where", [b.op("Equal", [x, zero]), y, pos])
+
     def compute(self, xp, x, y):
         one = xp.ones((), x.dtype)
         return xp.where(x > 0, one, xp.where(x == 0, y, xp.zeros((), x.dtype)))
@@ -135,6 +171,12 @@ class Logaddexp(BinaryFloat):
 
     name = "logaddexp"
     saves = ("x", "y", "out")
+
+    def onnx(self, b, node):   # max(x, y) + log1p(exp(-|x - y|))
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        e = b.op("Exp", [b.op("Neg", [b.op("Abs", [b.op("Sub", [x, y])])])])
+        tail = b.op("Log", [b.op("Add", [e, b.scalar(1, node.out_dtype())])])
+        return b.op("Add", [b.op("Max", [x, y]), tail])
 
     def compute(self, xp, x, y):
         return xp.logaddexp(as_float(xp, x), as_float(xp, y))
@@ -179,6 +221,10 @@ class Hypot(BinaryFloat):
 
     name = "hypot"
     saves = ("x", "y", "out")
+
+    def onnx(self, b, node):
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        return b.op("Sqrt", [b.op("Add", [b.op("Mul", [x, x]), b.op("Mul", [y, y])])])
 
     def compute(self, xp, x, y):
         return xp.hypot(as_float(xp, x), as_float(xp, y))
