@@ -219,6 +219,11 @@ class Sgn(UnarySame):
     name = "sgn"
     saves = ()
 
+    def onnx(self, b, node):
+        if node.out_dtype().kind == "c":
+            raise b.Unsupported("complex tensors have no ONNX type")
+        return b.op("Sign", [node.inputs[0]])
+
     def compute(self, xp, x):
         if x.dtype.kind != "c":
             return xp.sign(x)
@@ -334,6 +339,12 @@ class Trunc(_Rounding):
 
     name = "trunc"
 
+    def onnx(self, b, node):   # x - fmod(x, 1): ONNX has no Trunc
+        x = node.inputs[0]
+        if node.out_dtype().kind in "iub":   # integers are already whole
+            return b.op("Identity", [x])
+        return b.op("Sub", [x, b.op("Mod", [x, b.scalar(1, node.out_dtype())], fmod=1)])
+
     def compute(self, xp, x):
         return xp.trunc(x) if x.dtype.kind in "fc" else x.copy()
 
@@ -345,6 +356,17 @@ class Round(_Rounding):
 
     name = "round"
     attrs = {"decimals": 0}
+
+    def onnx(self, b, node):   # ONNX Round is half-to-even, as numpy's round
+        x, d = node.inputs[0], int(node["decimals"])
+        if node.out_dtype().kind in "iub":
+            if d >= 0:
+                return b.op("Identity", [x])
+            raise b.Unsupported("round of an integer tensor to negative decimals")
+        if d == 0:
+            return b.op("Round", [x])
+        scale = b.scalar(10.0 ** d, node.out_dtype())
+        return b.op("Div", [b.op("Round", [b.op("Mul", [x, scale])]), scale])
 
     def compute(self, xp, x, decimals=0):
         if x.dtype.kind not in "fc" and decimals >= 0:
@@ -358,6 +380,12 @@ class Frac(UnarySame):
 
     name = "frac"
     saves = ()
+
+    def onnx(self, b, node):   # fmod(x, 1) keeps the sign of x
+        x = node.inputs[0]
+        if node.out_dtype().kind in "iub":
+            return b.op("Sub", [x, x])
+        return b.op("Mod", [x, b.scalar(1, node.out_dtype())], fmod=1)
 
     def compute(self, xp, x):
         return x - xp.trunc(x) if x.dtype.kind in "fc" else xp.zeros_like(x)
@@ -373,6 +401,10 @@ class Deg2rad(UnaryFloat):
     name = "deg2rad"
     saves = ()
 
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Mul", [x, b.scalar(_m.pi / 180.0, node.out_dtype())])
+
     def compute(self, xp, x):
         x = as_float(xp, x)
         return keep(xp.asarray(xp.deg2rad(x)), x)
@@ -387,6 +419,10 @@ class Rad2deg(UnaryFloat):
 
     name = "rad2deg"
     saves = ()
+
+    def onnx(self, b, node):
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        return b.op("Mul", [x, b.scalar(180.0 / _m.pi, node.out_dtype())])
 
     def compute(self, xp, x):
         x = as_float(xp, x)
