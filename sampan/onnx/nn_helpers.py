@@ -157,3 +157,24 @@ class NNHelpers:
         out = self.op("LayerNormalization", [x, w, bias], axis=axis,
                       epsilon=float(node.attrs["epsilon"]))
         return [out, None, None]
+
+    # --- axis slicing (roll, cumprod) -------------------------------------------------------
+    def slice_axis(self, x: str, axis: int, start: int, end: int, step: int = 1) -> str:
+        """x[start:end:step] along one axis (Python slice bounds)."""
+        return self.op("Slice", [x, self.ints([start]), self.ints([end]), self.ints([axis]),
+                                 self.ints([step])])
+
+    def flip_axis(self, x: str, axis: int) -> str:
+        """x reversed along one axis."""
+        return self.slice_axis(x, axis, -1, -(2 ** 63), -1)
+
+    def fill_like(self, x: str, value, dtype) -> str:
+        """A tensor of x's (runtime) shape filled with `value`."""
+        return self.op("Expand", [self.scalar(value, dtype), self.shape_of(x)])
+
+    def static_dim(self, spec, axis: int, api: str) -> int:
+        """The size of dim `axis` of `spec`; Unsupported when it is unknown (-1)."""
+        n = int(spec.shape[axis])
+        if n < 0:
+            raise _unsupported(f"{api} along an axis of unknown size")
+        return n

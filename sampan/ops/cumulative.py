@@ -123,6 +123,30 @@ class Cumprod(_Cumulative):
     saves = ("x", "out")
     identity = 1
 
+    def onnx(self, b, node):   # no CumProd in ONNX: a log2(n)-step Hillis-Steele scan
+        a, spec = node.attrs, node.specs[0]
+        x = b.like(node.inputs, node.specs, node.out_dtype())[0]
+        axis, dt = a["axis"], node.out_dtype()
+        if axis is None or len(spec.shape) == 0:
+            if any(d < 0 for d in spec.shape):
+                raise b.Unsupported("cumprod with axis None of a tensor with unknown dims")
+            x, axis, n = b.reshape(x, [-1]), 0, _prod(spec.shape)
+        else:
+            axis = int(axis) % len(spec.shape)
+            n = b.static_dim(spec, axis, "cumprod")
+        x = b.flip_axis(x, axis) if a["reverse"] else x
+        k = 1
+        while k < n:
+            ones = b.fill_like(b.slice_axis(x, axis, 0, k), 1, dt)
+            x = b.op("Mul", [x, b.op("Concat", [ones, b.slice_axis(x, axis, 0, n - k)],
+                                     axis=axis)])
+            k *= 2
+        if a["exclusive"] and n:
+            ones = b.fill_like(b.slice_axis(x, axis, 0, 1), 1, dt)
+            x = b.op("Concat", [ones, b.slice_axis(x, axis, 0, n - 1)], axis=axis)
+        x = b.flip_axis(x, axis) if a["reverse"] else x
+        return b.reshape(x, node.out_shape())
+
     def ufunc(self, xp):
         return xp.multiply
 

@@ -3,6 +3,8 @@ per-axis pad vjp helpers) and unfold (sliding windows).
 """
 from __future__ import annotations
 
+import math
+
 from .dispatch import call
 from .manipulation import _attr, axis_list
 from .opdef import OpDef, norm_axis, register
@@ -49,6 +51,14 @@ def _roll_args(api: str, shifts, axis, ndim: int):
     return shifts, axes
 
 
+def _onnx_roll(b, x: str, axis: int, shift: int, n: int) -> str:
+    s = shift % n if n else 0
+    if s == 0:
+        return x
+    return b.op("Concat", [b.slice_axis(x, axis, n - s, n), b.slice_axis(x, axis, 0, n - s)],
+                axis=axis)
+
+
 @register
 class Roll(OpDef):
     """Shift elements cyclically by `shifts` along `axis` (None: over the flattened x)."""
@@ -61,6 +71,19 @@ class Roll(OpDef):
     def infer(self, x, shifts=None, axis=None):
         _roll_args(self.name, shifts, axis, x.ndim)
         return x
+
+    def onnx(self, b, node):   # per axis: Concat(x[n - s:], x[:n - s]); None rolls the flat x
+        spec, x = node.specs[0], node.inputs[0]
+        shifts, axes = _roll_args(self.name, node["shifts"], node["axis"], len(spec.shape))
+        if axes is None:
+            if any(d < 0 for d in spec.shape):
+                raise b.Unsupported("roll with axis None of a tensor with unknown dims")
+            flat = b.reshape(x, [-1])
+            n = math.prod(int(d) for d in spec.shape)
+            return b.reshape(_onnx_roll(b, flat, 0, shifts[0], n), list(spec.shape))
+        for s, ax in zip(shifts, axes):
+            x = _onnx_roll(b, x, ax, s, b.static_dim(spec, ax, "roll"))
+        return x if x != node.inputs[0] else b.op("Identity", [x])
 
     def compute(self, xp, x, shifts=None, axis=None):
         shifts, axes = _roll_args(self.name, shifts, axis, x.ndim)
