@@ -351,6 +351,26 @@ class Norm(OpDef):
             [d for i, d in enumerate(x.shape) if i not in axes]
         return TensorSpec(shape, _real(x.dtype))
 
+    def onnx(self, b, node):   # ReduceL2/L1/Max/Min of |x|; other p: (sum |x|^p)^(1/p)
+        x, spec, p = node.inputs[0], node.specs[0], float(node["p"])
+        if node.out_dtype().kind == "c" or str(spec.dtype.name).startswith("complex"):
+            raise b.Unsupported("complex tensors have no ONNX type")
+        axes, keep = _axes(self.name, node["axis"], len(spec.shape)), node["keepdim"]
+        if not axes:   # a 0-d x: |x| (0 or 1 for p = 0)
+            axes, x = [0], b.unsqueeze_axes(x, [0])
+            keep = False
+        named = {2.0: "ReduceL2", 1.0: "ReduceL1", math.inf: "ReduceMax",
+                 -math.inf: "ReduceMin"}
+        if p in named:
+            a = x if p in (1.0, 2.0) else b.op("Abs", [x])
+            return b.reduce(named[p], a, axes, keep)
+        dt = node.out_dtype()
+        if p == 0:
+            nz = b.op("Not", [b.op("Equal", [x, b.scalar(0, dt)])])
+            return b.reduce("ReduceSum", b.cast(nz, dt), axes, keep)
+        powed = b.op("Pow", [b.op("Abs", [x]), b.scalar(p, dt)])
+        return b.op("Pow", [b.reduce("ReduceSum", powed, axes, keep), b.scalar(1.0 / p, dt)])
+
     def compute(self, xp, x, p=2.0, axis=None, keepdim=False):
         if x.dtype.kind not in "fc":
             raise TypeError(f"norm: x must be a floating point tensor, got {x.dtype}")
