@@ -124,6 +124,11 @@ class ScatterNdAdd(OpDef):
     saves = ("index",)
     check = True
 
+    def onnx(self, b, node):
+        x, index, updates = node.inputs
+        updates = b.like([updates], [node.specs[2]], node.out_dtype())[0]
+        return b.op("ScatterND", [x, b.cast(index, "int64"), updates], reduction="add")
+
     def infer(self, x, index, updates):
         _scatter_nd_check(self.name, x.shape, index, updates)
         return x
@@ -147,6 +152,11 @@ class ScatterNd(OpDef):
     attrs = {"shape": ()}
     saves = ("index",)
     check = True
+
+    def onnx(self, b, node):   # zeros(shape), then ScatterND with reduction add
+        index, updates = node.inputs
+        zeros = b.op("Expand", [b.scalar(0, node.out_dtype()), b.ints(node["shape"])])
+        return b.op("ScatterND", [zeros, b.cast(index, "int64"), updates], reduction="add")
 
     def infer(self, index, updates, shape=()):
         _scatter_nd_check(self.name, tuple(shape), index, updates)
@@ -173,6 +183,18 @@ class Scatter(OpDef):
     attrs = {"overwrite": True}
     saves = ("index",)
     check = True
+
+    def onnx(self, b, node):   # ScatterND on rows; overwrite=False zeroes the rows first
+        x, index, updates = node.inputs
+        rows = b.reshape(b.cast(index, "int64"), [-1, 1])
+        updates = b.like([updates], [node.specs[2]], node.out_dtype())[0]
+        if len(node.specs[1].shape) == 0:
+            updates = b.unsqueeze_axes(updates, [0])
+        if node["overwrite"]:
+            return b.op("ScatterND", [x, rows, updates])
+        zeros = b.op("Mul", [updates, b.scalar(0, node.out_dtype())])
+        cleared = b.op("ScatterND", [x, rows, zeros])
+        return b.op("ScatterND", [cleared, rows, updates], reduction="add")
 
     def infer(self, x, index, updates, overwrite=True):
         _check_index_dtype(self.name, index, "index")
@@ -214,6 +236,18 @@ class IndexAdd(OpDef):
     attrs = {"axis": 0}
     saves = ("index",)
     check = True
+
+    def onnx(self, b, node):   # move `axis` first, ScatterND(add) on rows, move it back
+        x, index, value = node.inputs
+        nd = len(node.specs[0].shape)
+        axis = norm_axis(self.name, node["axis"], nd)
+        perm = [axis] + [i for i in range(nd) if i != axis]
+        back = [perm.index(i) for i in range(nd)]
+        value = b.like([value], [node.specs[2]], node.out_dtype())[0]
+        rows = b.reshape(b.cast(index, "int64"), [-1, 1])
+        out = b.op("ScatterND", [b.op("Transpose", [x], perm=perm), rows,
+                                 b.op("Transpose", [value], perm=perm)], reduction="add")
+        return b.op("Transpose", [out], perm=back)
 
     def infer(self, x, index, value, axis=0):
         _check_index_dtype(self.name, index, "index")

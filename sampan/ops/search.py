@@ -336,6 +336,9 @@ class IndexSample(OpDef):
     saves = ("x", "index")
     check = True
 
+    def onnx(self, b, node):
+        return b.op("GatherElements", node.inputs, axis=1)
+
     def infer(self, x, index):
         if len(x.shape) != 2 or len(index.shape) != 2:
             raise ValueError(f"index_sample: x and index must be 2-D, got shapes "
