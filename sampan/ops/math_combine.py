@@ -3,6 +3,8 @@ nan_to_num, increment.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from .dispatch import call
 from .math import UnarySame, keep, step, zeros_grad
@@ -89,6 +91,10 @@ class Lerp(OpDef):
     name = "lerp"
     inputs = ("x", "y", "weight")
     promote = True
+
+    def onnx(self, b, node):
+        x, y, w = b.like(node.inputs, node.specs, node.out_dtype())
+        return b.op("Add", [x, b.op("Mul", [w, b.op("Sub", [y, x])])])
 
     def infer(self, x, y, weight):
         shape = broadcast_shapes(self.name, x.shape, y.shape)
@@ -205,6 +211,17 @@ class NanToNum(UnarySame):
 
     name = "nan_to_num"
     attrs = {"nan": 0.0, "posinf": None, "neginf": None}
+
+    def onnx(self, b, node):   # Where(IsNaN), Where(IsInf up/down); None: dtype's max/min
+        x, dt = node.inputs[0], node.out_dtype()
+        if dt.kind != "f":
+            return b.op("Identity", [x])
+        info = np.finfo(dt)
+        pos = info.max if node["posinf"] is None else node["posinf"]
+        neg = info.min if node["neginf"] is None else node["neginf"]
+        x = b.op("Where", [b.op("IsNaN", [x]), b.scalar(node["nan"], dt), x])
+        x = b.op("Where", [b.op("IsInf", [x], detect_negative=0), b.scalar(pos, dt), x])
+        return b.op("Where", [b.op("IsInf", [x], detect_positive=0), b.scalar(neg, dt), x])
 
     def compute(self, xp, x, nan=0.0, posinf=None, neginf=None):
         return xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)

@@ -211,6 +211,14 @@ class Logit(UnaryFloat):
     name = "logit"
     attrs = {"eps": None}
 
+    def onnx(self, b, node):   # log(x / (1 - x)), x clipped to [eps, 1 - eps] first
+        dt = node.out_dtype()
+        x = b.like(node.inputs, node.specs, dt)[0]
+        eps = node["eps"]
+        if eps:
+            x = b.op("Clip", [x, b.scalar(eps, dt), b.scalar(1.0 - eps, dt)])
+        return b.op("Log", [b.op("Div", [x, b.op("Sub", [b.scalar(1, dt), x])])])
+
     def compute(self, xp, x, eps=None):
         x = as_float(xp, x)
         if eps:
@@ -230,6 +238,12 @@ class Stanh(UnaryFloat):
 
     name = "stanh"
     attrs = {"scale_a": 0.67, "scale_b": 1.7159}
+
+    def onnx(self, b, node):
+        dt = node.out_dtype()
+        x = b.like(node.inputs, node.specs, dt)[0]
+        t = b.op("Tanh", [b.op("Mul", [x, b.scalar(node["scale_a"], dt)])])
+        return b.op("Mul", [t, b.scalar(node["scale_b"], dt)])
 
     def compute(self, xp, x, scale_a=0.67, scale_b=1.7159):
         x = as_float(xp, x)
