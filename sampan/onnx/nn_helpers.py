@@ -178,3 +178,12 @@ class NNHelpers:
         if n < 0:
             raise _unsupported(f"{api} along an axis of unknown size")
         return n
+
+    def reduce_on(self, node, op_type: str, x: str) -> str:
+        """A reduction with the node's axis/keepdim attrs applied to `x` (a stand-in for the
+        node's input, e.g. nan-zeroed or a nonzero mask)."""
+        axis = node.attrs.get("axis")
+        axis = [axis] if isinstance(axis, int) else axis
+        if axis is not None and (len(axis) == 0 or len(node.specs[0].shape) == 0):
+            axis = None
+        return self.reduce(op_type, x, axis, node.attrs.get("keepdim", False))

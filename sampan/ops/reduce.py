@@ -294,6 +294,11 @@ class CountNonzero(Reduction):
 
     name = "count_nonzero"
 
+    def onnx(self, b, node):
+        x = node.inputs[0]
+        nz = b.op("Not", [b.op("Equal", [x, b.scalar(0, node.specs[0].dtype)])])
+        return b.reduce_on(node, "ReduceSum", b.cast(nz, "int64"))
+
     def out_dtype(self, in_dtype, **attrs):
         return _dt.int64
 
@@ -339,6 +344,12 @@ class Nansum(Reduction):
 
     name = "nansum"
     attrs = {"axis": None, "keepdim": False, "dtype": None}
+
+    def onnx(self, b, node):   # nan -> 0, then ReduceSum in the output dtype
+        x = node.inputs[0]
+        if node.specs[0].dtype.kind == "f":
+            x = b.op("Where", [b.op("IsNaN", [x]), b.scalar(0, node.specs[0].dtype), x])
+        return b.reduce_on(node, "ReduceSum", b.cast(x, node.out_dtype()))
 
     def out_dtype(self, in_dtype, **attrs):
         return _sum_dtype(in_dtype, attrs.get("dtype"))
