@@ -5,6 +5,8 @@ Imports `framework` and `ops.opdef` only.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from .opdef import OpDef, TensorSpec, broadcast_shapes, register
 
@@ -293,12 +295,28 @@ class Close(OpDef):
                             f"and {y.dtype.name}")
         return TensorSpec(broadcast_shapes(self.name, x.shape, y.shape), _dt.bool_)
 
+    def close_onnx(self, b, node) -> str:
+        """ONNX of the elementwise test (ints compare as float64, as numpy does)."""
+        dt = np.result_type(*[np.dtype(s.dtype.name) for s in node.specs])
+        dt = dt if dt.kind == "f" else np.dtype("float64")
+        x, y = b.like(node.inputs, node.specs, dt)
+        tol = b.op("Add", [b.scalar(node["atol"], dt),
+                           b.op("Mul", [b.scalar(node["rtol"], dt), b.op("Abs", [y])])])
+        out = b.op("Or", [b.op("LessOrEqual", [b.op("Abs", [b.op("Sub", [x, y])]), tol]),
+                          b.op("Equal", [x, y])])
+        if node["equal_nan"]:
+            out = b.op("Or", [out, b.op("And", [b.op("IsNaN", [x]), b.op("IsNaN", [y])])])
+        return out
+
 
 @register
 class IsClose(Close):
     """out[i] = x[i] and y[i] are close (see Close); broadcasting."""
 
     name = "isclose"
+
+    def onnx(self, b, node):
+        return self.close_onnx(b, node)
 
     def compute(self, xp, x, y, rtol=1e-05, atol=1e-08, equal_nan=False):
         return xp.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -310,6 +328,10 @@ class AllClose(Close):
 
     name = "allclose"
     check = True
+
+    def onnx(self, b, node):   # ReduceMin over the int32 flags (empty: True)
+        flags = b.cast(b.reshape(self.close_onnx(b, node), [-1]), "int32")
+        return b.cast(b.op("ReduceMin", [flags], keepdims=0), "bool")
 
     def infer(self, x, y, rtol=1e-05, atol=1e-08, equal_nan=False):
         return super().infer(x, y, rtol, atol, equal_nan).with_shape(())
@@ -327,6 +349,17 @@ class EqualAll(OpDef):
     promote = True
     saves = ()
 
+    def onnx(self, b, node):   # the shapes must be known: unequal shapes give False
+        sx, sy = (list(s.shape) for s in node.specs)
+        if sx != sy:
+            if -1 in sx + sy:
+                raise b.Unsupported("equal_all of tensors with unknown dims")
+            return b.const(np.asarray(False))
+        x, y = b.like(node.inputs, node.specs, np.result_type(
+            *[np.dtype(s.dtype.name) for s in node.specs]))
+        flags = b.cast(b.reshape(b.op("Equal", [x, y]), [-1]), "int32")
+        return b.cast(b.op("ReduceMin", [flags], keepdims=0), "bool")
+
     def infer(self, x, y):
         return TensorSpec((), _dt.bool_)
 
@@ -340,6 +373,9 @@ class IsEmpty(OpDef):
 
     name = "is_empty"
     saves = ()
+
+    def onnx(self, b, node):
+        return b.op("Equal", [b.op("Size", [node.inputs[0]]), b.scalar(0, "int64")])
 
     def infer(self, x):
         return TensorSpec((), _dt.bool_)

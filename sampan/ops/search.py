@@ -250,6 +250,10 @@ class Nonzero(OpDef):
 
     name = "nonzero"
 
+    def onnx(self, b, node):   # on bool (onnxruntime's NonZero lacks float64); -> [n, ndim]
+        x = b.cast(node.inputs[0], "bool")
+        return b.op("Transpose", [b.op("NonZero", [x])], perm=[1, 0])
+
     def infer(self, x):
         return TensorSpec((-1, len(x.shape)), _dt.int64)
 
@@ -265,6 +269,12 @@ class MaskedSelect(OpDef):
     name = "masked_select"
     inputs = ("x", "mask")
     check = True
+
+    def onnx(self, b, node):   # broadcast x and mask, flatten both, Compress
+        x, mask = node.inputs
+        x = b.op("Expand", [x, b.shape_of(mask)])
+        mask = b.op("Expand", [mask, b.shape_of(x)])
+        return b.op("Compress", [b.reshape(x, [-1]), b.reshape(mask, [-1])], axis=0)
 
     def infer(self, x, mask):
         if mask.dtype is not _dt.bool_:
