@@ -284,6 +284,17 @@ class Take(OpDef):
     attrs = {"mode": "raise"}
     saves = ("x", "index")
 
+    def onnx(self, b, node):   # Gather from the flat x; wrap: Mod by size, clip: Clip
+        x, index = node.inputs
+        index = b.cast(index, "int64")
+        n = b.op("Size", [x])
+        if node["mode"] == "wrap":
+            index = b.op("Mod", [index, n], fmod=0)
+        elif node["mode"] == "clip":
+            index = b.op("Clip", [index, b.scalar(0, "int64"),
+                                  b.op("Sub", [n, b.scalar(1, "int64")])])
+        return b.op("Gather", [b.reshape(x, [-1]), index], axis=0)
+
     def infer(self, x, index, mode="raise"):
         _check_index_dtype(self.name, index, "index")
         if mode not in ("raise", "wrap", "clip"):

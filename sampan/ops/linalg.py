@@ -436,6 +436,16 @@ class Cross(OpDef):
     def compute(self, xp, x, y, axis=-1):
         return xp.cross(x, y, axis=axis)
 
+    def onnx(self, b, node):   # x[1,2,0] * y[2,0,1] - x[2,0,1] * y[1,2,0] along axis
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        ax = norm_axis(self.name, node["axis"], len(node.out_shape()))
+        x = b.op("Expand", [x, b.shape_of(y)])
+        y = b.op("Expand", [y, b.shape_of(x)])
+        i1, i2 = b.ints([1, 2, 0]), b.ints([2, 0, 1])
+        g = lambda t, i: b.op("Gather", [t, i], axis=ax)  # noqa: E731
+        return b.op("Sub", [b.op("Mul", [g(x, i1), g(y, i2)]),
+                            b.op("Mul", [g(x, i2), g(y, i1)])])
+
     def vjp(self, ctx, g):
         gx = call("cross", ctx.y, g, axis=ctx.axis) if ctx.needs[0] else None
         gy = call("cross", g, ctx.x, axis=ctx.axis) if ctx.needs[1] else None
