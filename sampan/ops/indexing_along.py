@@ -176,6 +176,25 @@ class PutAlongAxis(OpDef):
                              f"dims than indices (shape {list(idx_t)})")
         return arr
 
+    def onnx(self, b, node):   # ScatterElements (opset 17 reductions: none, add, mul)
+        (arr, idx, vals), (sa, si, sv) = node.inputs, node.specs
+        red = {"assign": "none", "add": "add", "mul": "mul", "multiply": "mul"}.get(
+            node["reduce"])
+        if red is None:
+            raise b.Unsupported(f"put_along_axis reduce={node['reduce']!r} (ONNX opset 17 "
+                                f"scatters with assign, add or mul only)")
+        axis = norm_axis(self.name, node["axis"], len(sa.shape))
+        _, idx_t = along_shapes(self.name, tuple(sa.shape), tuple(si.shape), axis,
+                                node["broadcast"], True)
+        if -1 in idx_t:
+            raise b.Unsupported("put_along_axis with unknown dims")
+        idx = b.op("Expand", [b.cast(idx, "int64"), b.ints(idx_t)])
+        vals = b.op("Expand", [b.like([vals], [sv], node.out_dtype())[0], b.ints(idx_t)])
+        if red != "none" and not node["include_self"]:   # reset the hit slots first
+            fill = b.fill_like(vals, 0 if red == "add" else 1, node.out_dtype())
+            arr = b.op("ScatterElements", [arr, idx, fill], axis=axis)
+        return b.op("ScatterElements", [arr, idx, vals], axis=axis, reduction=red)
+
     def compute(self, xp, arr, indices, values, axis=0, reduce="assign", include_self=True,
                 broadcast=True):
         axis = norm_axis(self.name, axis, arr.ndim)

@@ -144,7 +144,7 @@ def _np_put(arr, indices, values, axis, reduce="assign", include_self=True, broa
     return out
 
 
-def _put_entry(reduce, include_self=True, dups=True):
+def _put_entry(reduce, include_self=True, dups=True, onnx=True):
     def samples(rng, dtype):
         out = _put_samples(rng, dtype, dups)
         for s in out:
@@ -152,7 +152,7 @@ def _put_entry(reduce, include_self=True, dups=True):
         return out
     name = f"put_along_axis-{reduce}" + ("" if include_self else "-exclude-self")
     return OpEntry("put_along_axis", paddle.put_along_axis, _np_put, samples, name=name,
-                   inplace="put_along_axis_", grad_args=(0, 2))
+                   inplace="put_along_axis_", grad_args=(0, 2), onnx=onnx)
 
 
 def _gather_samples(rng, dtype):
@@ -359,10 +359,11 @@ ENTRIES = [
     _put_entry("add"),
     _put_entry("add", include_self=False),
     _put_entry("mul"),
-    _put_entry("mean"),
-    _put_entry("mean", include_self=False),
-    _put_entry("amax", dups=False),
-    _put_entry("amin", include_self=False, dups=False),
+    _put_entry("mean", onnx=False),  # opset 17 ScatterElements: no mean
+    _put_entry("mean", include_self=False, onnx=False),  # no mean in opset 17
+    _put_entry("amax", dups=False, onnx=False),  # max/min reductions need opset 18
+    _put_entry("amin", include_self=False, dups=False,
+               onnx=False),  # max/min reductions need opset 18
     OpEntry("gather", paddle.gather, _np_gather, _gather_samples),
     OpEntry("gather", paddle.index_select, _np_gather,
             lambda rng, dt: [x for x in _gather_samples(rng, dt)
