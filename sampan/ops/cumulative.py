@@ -233,6 +233,18 @@ class Logcumsumexp(OpDef):
     attrs = {"axis": None, "dtype": None}
     saves = ("x", "out")
 
+    def onnx(self, b, node):   # log(cumsum(exp(x - m))) + m, m the finite max along axis
+        # NOTE: terms more than ~87 (float32) below the max underflow to exp = 0
+        dt, spec = node.out_dtype(), node.specs[0]
+        x = b.like(node.inputs, node.specs, dt)[0]
+        axis, flat = node["axis"], node["axis"] is None or len(spec.shape) == 0
+        x, axis = (b.reshape(x, [-1]), 0) if flat else (x, int(axis) % len(spec.shape))
+        m = b.op("ReduceMax", [x], axes=[axis], keepdims=1)
+        m = b.op("Where", [b.op("IsInf", [m]), b.scalar(0, dt), m])
+        s = b.op("CumSum", [b.op("Exp", [b.op("Sub", [x, m])]), b.scalar(axis, "int64")])
+        out = b.op("Add", [b.op("Log", [s]), m])
+        return b.reshape(out, node.out_shape()) if flat else out
+
     def _dtype(self, dtype, out):
         return _dt.promote_float(dtype) if out is None else _dt.convert_dtype(out)
 

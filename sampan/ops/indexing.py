@@ -363,6 +363,20 @@ class Diagonal(OpDef):
     attrs = {"offset": 0, "axis1": 0, "axis2": 1}
     saves = ("x",)
 
+    def onnx(self, b, node):   # the two axes moved last and flattened, Gather the diagonal
+        shape, off = list(node.specs[0].shape), int(node["offset"])
+        a1, a2 = _diag_check(self.name, node.specs[0], node["axis1"], node["axis2"])
+        n1, n2 = shape[a1], shape[a2]
+        if n1 < 0 or n2 < 0 or -1 in shape:
+            raise b.Unsupported("diagonal of a tensor with unknown dims")
+        rest = [i for i in range(len(shape)) if i not in (a1, a2)]
+        x = b.op("Transpose", [node.inputs[0]], perm=rest + [a1, a2])
+        x = b.reshape(x, [shape[i] for i in rest] + [n1 * n2])
+        k = _diag_shape(tuple(shape), off, a1, a2)[-1]
+        rows = [i - min(off, 0) for i in range(k)]
+        flat = [r * n2 + r + off for r in rows]
+        return b.op("Gather", [x, b.ints(flat)], axis=len(rest))
+
     def infer(self, x, offset=0, axis1=0, axis2=1):
         a1, a2 = _diag_check(self.name, x, axis1, axis2)
         return x.with_shape(_diag_shape(x.shape, offset, a1, a2))

@@ -331,6 +331,23 @@ class RepeatInterleave(OpDef):
     attrs = {"repeats": 1, "axis": None}
     check = True
 
+    def onnx(self, b, node):   # Gather with the static index list np.repeat(arange(n))
+        shape, reps, axis = list(node.specs[0].shape), node["repeats"], node["axis"]
+        x = node.inputs[0]
+        if axis is None or not shape:
+            if -1 in shape:
+                raise b.Unsupported("repeat_interleave with axis None of unknown dims")
+            x, ax, n = b.reshape(x, [-1]), 0, math.prod(shape)
+        else:
+            ax = norm_axis(self.name, axis, len(shape))
+            n = shape[ax]
+            if n < 0:
+                raise b.Unsupported("repeat_interleave along a dim of unknown size")
+        reps = [reps] * n if isinstance(reps, int) else list(reps) * (n if len(reps) == 1
+                                                                      else 1)
+        index = [i for i, r in enumerate(reps) for _ in range(int(r))]
+        return b.op("Gather", [x, b.ints(index)], axis=ax)
+
     def infer(self, x, repeats=1, axis=None):
         return x.with_shape(_repeat_shape(self.name, x.shape, repeats, axis))
 

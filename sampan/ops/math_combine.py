@@ -240,6 +240,9 @@ class Increment(UnarySame):
     saves = ()
     check = True
 
+    def onnx(self, b, node):
+        return b.op("Add", [node.inputs[0], b.scalar(node["value"], node.out_dtype())])
+
     def infer(self, x, value=1.0):
         numel = 1
         for d in x.shape:
