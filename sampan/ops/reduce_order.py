@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, norm_axis, register
@@ -207,6 +209,15 @@ class Kthvalue(_Select):
 
     name = "kthvalue"
     attrs = {"k": 1, "axis": -1, "keepdim": False}
+
+    def onnx(self, b, node):   # the last of TopK(k, smallest); ONNX ties keep the lower index
+        x, nd = node.inputs[0], len(node.specs[0].shape)
+        if nd == 0:
+            return [b.op("Identity", [x]), b.const(np.asarray(0, np.int64))]
+        ax, k = self._axis(nd, node["axis"]), int(node["k"])
+        vals, idx = b.op("TopK", [x, b.ints([k])], n_out=2, axis=ax, largest=0, sorted=1)
+        outs = [b.slice_axis(t, ax, k - 1, k) for t in (vals, idx)]
+        return outs if node["keepdim"] else [b.squeeze_axes(t, [ax]) for t in outs]
 
     def _check_attrs(self, x, ax, k=1):
         n = x.shape[ax] if len(x.shape) else 1

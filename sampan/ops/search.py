@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from ..framework.tensor import Tensor
 from .dispatch import call
@@ -379,6 +381,17 @@ class SearchSorted(OpDef):
     inputs = ("sorted_sequence", "values")
     attrs = {"out_int32": False, "right": False}
     check = True
+
+    def onnx(self, b, node):   # count of the sequence entries < v (right: <= v) per value
+        (seq, vals), (ss, sv) = node.inputs, node.specs
+        common = np.result_type(np.dtype(ss.dtype.name), np.dtype(sv.dtype.name))
+        seq, vals = b.like([seq, vals], [ss, sv], common)
+        if len(ss.shape) > 1:
+            seq = b.unsqueeze_axes(seq, [len(ss.shape) - 1])
+        below = b.op("LessOrEqual" if node["right"] else "Less",
+                     [seq, b.unsqueeze_axes(vals, [len(sv.shape)])])
+        count = b.reduce("ReduceSum", b.cast(below, "int64"), [-1], False)
+        return b.cast(count, node.out_dtype())
 
     def infer(self, sorted_sequence, values, out_int32=False, right=False):
         seq = sorted_sequence.shape
