@@ -6,6 +6,8 @@ Paddle's kernels do) that the gradient rules use. Imports `framework` and
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, norm_axis, register
@@ -80,6 +82,20 @@ class _Cumulative(OpDef):
         return grad
 
 
+def _onnx_scan(b, state: list, axis: int, n: int, combine) -> list:
+    """ONNX inclusive scan (Hillis-Steele, log2(n) steps) of static length n along `axis`:
+    at step k, slot i >= k becomes combine(cur=state[i], prev=state[i - k]) (lists of
+    tensors, one per carried quantity); the first k slots keep their value."""
+    k = 1
+    while k < n:
+        cur = [b.slice_axis(t, axis, k, n) for t in state]
+        prev = [b.slice_axis(t, axis, 0, n - k) for t in state]
+        state = [b.op("Concat", [b.slice_axis(t, axis, 0, k), m], axis=axis)
+                 for t, m in zip(state, combine(cur, prev))]
+        k *= 2
+    return state
+
+
 @register
 class Cumsum(_Cumulative):
     """Running sum along `axis`; `dtype` casts x first (bool/int keep their type)."""
@@ -135,17 +151,13 @@ class Cumprod(_Cumulative):
             axis = int(axis) % len(spec.shape)
             n = b.static_dim(spec, axis, "cumprod")
         x = b.flip_axis(x, axis) if a["reverse"] else x
-        k = 1
-        while k < n:
-            ones = b.fill_like(b.slice_axis(x, axis, 0, k), 1, dt)
-            x = b.op("Mul", [x, b.op("Concat", [ones, b.slice_axis(x, axis, 0, n - k)],
-                                     axis=axis)])
-            k *= 2
+        x = _onnx_scan(b, [x], axis, n, lambda cur, prev: [b.op("Mul", [cur[0], prev[0]])])[0]
         if a["exclusive"] and n:
             ones = b.fill_like(b.slice_axis(x, axis, 0, 1), 1, dt)
             x = b.op("Concat", [ones, b.slice_axis(x, axis, 0, n - 1)], axis=axis)
         x = b.flip_axis(x, axis) if a["reverse"] else x
-        return b.reshape(x, node.out_shape())
+        flat = a["axis"] is None or len(spec.shape) == 0
+        return b.reshape(x, node.out_shape()) if flat else x
 
     def ufunc(self, xp):
         return xp.multiply
@@ -176,6 +188,30 @@ class _CumExtreme(OpDef):
             raise TypeError(f"{self.name}: dtype must be int32 or int64, got {out.name}")
         shape = _flat_shape(x.shape, axis)
         return TensorSpec(shape, x.dtype), TensorSpec(shape, out)
+
+    def onnx(self, b, node):   # a scan of (value, index) pairs; ties go to the later index
+        spec, x = node.specs[0], node.inputs[0]
+        if node["axis"] is None or len(spec.shape) == 0:
+            if any(d < 0 for d in spec.shape):
+                raise b.Unsupported(f"{self.name} with axis None of a tensor with unknown dims")
+            x, axis, n = b.reshape(x, [-1]), 0, _prod(spec.shape)
+        else:
+            axis = int(node["axis"]) % len(spec.shape)
+            n = b.static_dim(spec, axis, self.name)
+        shape = [1] * max(len(spec.shape) if node["axis"] is not None else 1, 1)
+        shape[axis] = n
+        pos = b.op("Expand", [b.const(np.arange(n, dtype=np.int64).reshape(shape)),
+                              b.shape_of(x)])
+        keep = "GreaterOrEqual" if self.name == "cummax" else "LessOrEqual"
+
+        def combine(cur, prev):
+            take = b.op(keep, [cur[0], prev[0]])
+            return [b.op("Where", [take, c, p]) for c, p in zip(cur, prev)]
+        vals, idx = _onnx_scan(b, [x, pos], axis, n, combine)
+        idx = b.cast(idx, node.out_dtype(1))
+        if node["axis"] is None or len(spec.shape) == 0:   # back from the flat scan
+            vals, idx = b.reshape(vals, node.out_shape(0)), b.reshape(idx, node.out_shape(1))
+        return [vals, idx]
 
     def compute(self, xp, x, axis=None, dtype="int64"):
         self.infer(TensorSpec(x.shape, _dt.from_numpy(x.dtype)), axis, dtype)
