@@ -231,6 +231,22 @@ class Diag(OpDef):
     attrs = {"offset": 0, "padding_value": 0}
     saves = ("x",)
 
+    def onnx(self, b, node):   # static indices: ScatterND into a filled square, or Gather
+        shape, off, x = list(node.specs[0].shape), int(node["offset"]), node.inputs[0]
+        if -1 in shape:
+            raise b.Unsupported("diag of a tensor with unknown dims")
+        r, c = max(-off, 0), max(off, 0)
+        if len(shape) == 1:
+            n = shape[0] + abs(off)
+            fill = b.op("Expand", [b.scalar(node["padding_value"], node.out_dtype()),
+                                   b.ints([n, n])])
+            pos = [[i + r, i + c] for i in range(shape[0])]
+            return b.op("ScatterND", [fill, b.const(np.asarray(pos, np.int64).reshape(-1, 2)),
+                                      x])
+        k = diag_length(tuple(shape), off)
+        flat = [(i + r) * shape[1] + i + c for i in range(k)]
+        return b.op("Gather", [b.reshape(x, [-1]), b.ints(flat)], axis=0)
+
     def infer(self, x, offset=0, padding_value=0):
         if x.ndim == 1:
             n = -1 if x.shape[0] == -1 else x.shape[0] + abs(offset)

@@ -264,6 +264,14 @@ class Copysign(BinaryFloat):
     name = "copysign"
     saves = ("x", "out")
 
+    def onnx(self, b, node):   # the sign bit of y: y < 0, or y == -0.0 (1 / y = -inf)
+        x, y = b.like(node.inputs, node.specs, node.out_dtype())
+        zero = b.scalar(0, node.out_dtype())
+        neg = b.op("Or", [b.op("Less", [y, zero]), b.op("Less", [b.op(
+            "Div", [b.scalar(1, node.out_dtype()), y]), zero])])
+        mag = b.op("Abs", [x])
+        return b.op("Where", [neg, b.op("Neg", [mag]), mag])
+
     def compute(self, xp, x, y):
         return xp.copysign(as_float(xp, x), as_float(xp, y))
 
