@@ -294,6 +294,24 @@ class DiagEmbed(OpDef):
     attrs = {"offset": 0, "dim1": -2, "dim2": -1}
     saves = ()
 
+    def onnx(self, b, node):   # Gather from [x, 0] with a static (m*m) index, then move dims
+        shape, off, x = list(node.specs[0].shape), int(node["offset"]), node.inputs[0]
+        nd, n = len(shape), shape[-1]
+        if n < 0:
+            raise b.Unsupported("diag_embed with an unknown last dim")
+        d1, d2 = self._dims(nd, node["dim1"], node["dim2"])
+        m, r, c = n + abs(off), max(-off, 0), max(off, 0)
+        index = np.full((m, m), n, np.int64)
+        index[np.arange(n) + r, np.arange(n) + c] = np.arange(n)
+        col = b.op("Concat", [b.shape_of(x, 0, nd - 1), b.ints([1])], axis=0)
+        zero = b.op("Expand", [b.scalar(0, node.out_dtype()), col])
+        padded = b.op("Concat", [x, zero], axis=nd - 1)
+        out = b.op("Gather", [padded, b.const(index)], axis=nd - 1)
+        perm, rest = [0] * (nd + 1), iter(range(nd - 1))
+        for j in range(nd + 1):
+            perm[j] = nd - 1 if j == d1 else nd if j == d2 else next(rest)
+        return b.op("Transpose", [out], perm=perm)
+
     def _dims(self, ndim, dim1, dim2):
         d1 = norm_axis(self.name, dim1, ndim + 1, "dim1")
         d2 = norm_axis(self.name, dim2, ndim + 1, "dim2")
