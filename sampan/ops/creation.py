@@ -469,6 +469,16 @@ class FillDiagonal(OpDef):
     saves = ()
     check = True
 
+    def onnx(self, b, node):   # ScatterND of `value` at the static flat positions
+        shape = tuple(node.specs[0].shape)
+        if -1 in shape:
+            raise b.Unsupported("fill_diagonal of a tensor with unknown dims")
+        pos = np.asarray(fill_diagonal_positions(np, shape, node["offset"], node["wrap"]),
+                         np.int64).reshape(-1, 1)
+        vals = b.op("Expand", [b.scalar(node["value"], node.out_dtype()), b.ints([len(pos)])])
+        flat = b.op("ScatterND", [b.reshape(node.inputs[0], [-1]), b.const(pos), vals])
+        return b.reshape(flat, list(shape))
+
     def infer(self, x, value=0.0, offset=0, wrap=False):
         if x.ndim < 2:
             raise ValueError(f"fill_diagonal_: x must be at least 2-D, got shape "
