@@ -80,7 +80,9 @@ def guard(argv: list) -> int:
         code = main(argv)
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(code)   # never wait in MPI_Finalize for ranks that are stuck
+        if code == 0:
+            _finalize_mpi()
+        os._exit(code)   # a failed rank never waits in MPI_Finalize for ranks that are stuck
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda signum, frame: os.kill(child, signum))
     _, status = os.waitpid(child, 0)
@@ -89,6 +91,21 @@ def guard(argv: list) -> int:
     if code and not reported:
         _report_silent_death(child, status)
     return code
+
+
+def _finalize_mpi(limit: float = 30.0) -> None:
+    """A rank that succeeded shuts MPI down properly: MPICH's process manager treats a rank
+    that exits without MPI_Finalize as a crash and kills the ranks still exiting (signal 9),
+    which made successful jobs fail at random. A watchdog bounds the wait."""
+    mpi = sys.modules.get("mpi4py.MPI")
+    if mpi is None or not mpi.Is_initialized() or mpi.Is_finalized():
+        return
+    import faulthandler
+    faulthandler.dump_traceback_later(limit, exit=True)
+    try:
+        mpi.Finalize()
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def _report_silent_death(child: int, status: int) -> None:

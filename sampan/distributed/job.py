@@ -61,17 +61,20 @@ class Job:
     def _dead_rank(self):
         """A rank whose process is gone without reporting success or an error, or None."""
         for rank in range(self.nranks):
-            if os.path.exists(self._file(rank, "done")) or os.path.exists(
-                    self._file(rank, "err")):
+            if self._reported(rank):
                 continue
             try:
                 with open(self._file(rank, "pid")) as f:
                     pid = int(f.read())
             except (OSError, ValueError):
                 continue
-            if not _alive(pid):
+            # re-check after the liveness test: a rank may write `done` and exit in between
+            if not _alive(pid) and not self._reported(rank):
                 return rank
         return None
+
+    def _reported(self, rank: int) -> bool:
+        return any(os.path.exists(self._file(rank, kind)) for kind in ("done", "err", "stopped"))
 
     def _errors(self) -> list:
         return [r for r in range(self.nranks) if os.path.exists(self._file(r, "err"))]
@@ -81,7 +84,7 @@ class Job:
         failed = None
         while self.proc.poll() is None:
             if self._errors() or self._dead_rank() is not None:
-                time.sleep(0.3)   # let a rank that raised finish writing its traceback
+                self._settle()
                 failed = self._report()
                 self.stop()
                 break
@@ -92,6 +95,17 @@ class Job:
                                         f"code {code}")
         shutil.rmtree(self.status_dir, ignore_errors=True)
         return failed is None, failed or ""
+
+    def _settle(self, limit: float = 5.0) -> None:
+        """Give a rank that raised time to finish writing its traceback: when one rank fails,
+        MPI may kill the others first, and the launcher must name the one that failed, not
+        the one killed because of it (a loaded machine can take seconds)."""
+        time.sleep(0.3)
+        deadline = time.monotonic() + limit
+        while not self._errors() and time.monotonic() < deadline:
+            if self.proc.poll() is not None and self._dead_rank() is None:
+                return
+            time.sleep(0.1)
 
     def _report(self) -> str:
         """The failing ranks' tracebacks; else the rank that vanished without one."""
