@@ -72,10 +72,10 @@ def make_inplace(fn, api: str):
     def inplace(x, *args, **kwargs):
         check_inplace(x, api)
         result = fn(x._alias(), *args, **kwargs)
-        if tuple(result._data.shape) != x._data.shape and not getattr(fn, "_reshapes", False):
+        if list(result.shape) != list(x.shape) and not getattr(fn, "_reshapes", False):
             raise ValueError(f"{api}: the result shape {result.shape} differs from x's shape "
                              f"{x.shape}; an in-place op cannot change the shape of x")
-        if result._data.dtype != x._data.dtype:
+        if result.dtype != x.dtype:
             result = result.astype(x.dtype)
         return x._rebind(result)
     inplace.__name__ = api

@@ -133,3 +133,14 @@ def test_layers_with_a_run_time_batch_match_eager(case):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     finally:
         paddle.disable_static()
+
+
+def test_top_level_in_place_function_on_a_variable_builds_the_op():
+    main = static.Program()
+    with static_guard(main, static.Program()):
+        x = static.data("x", [-1, 3], "float32")
+        y = paddle.ceil_(x)   # top-level in-place form on a Variable (used to raise)
+        z = y * 2.0
+    got = static.Executor().run(main, feed={"x": np.array([[0.2, 1.5, -0.7]], "float32")},
+                                fetch_list=[z])[0]
+    np.testing.assert_allclose(got, [[2.0, 4.0, -0.0]])
