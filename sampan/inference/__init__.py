@@ -13,10 +13,11 @@ from .config import Config, PassBuilder
 from .enums import DataType, PlaceType, PrecisionType, get_num_bytes_of_data_type
 from .loader import load_program, register_format
 from .predictor import Predictor, PredictorPool, Tensor, create_predictor
+from .xpu import XpuConfig
 
 __all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Predictor", "PredictorPool",
            "Tensor", "create_predictor", "get_version", "get_num_bytes_of_data_type",
-           "load_program", "register_format", "PassBuilder"]
+           "load_program", "register_format", "PassBuilder", "XpuConfig"]
 
 
 def get_version() -> str:
