@@ -9,13 +9,31 @@ from ..framework.flags import get_flags, set_flags  # noqa: F401
 from ..framework.place import current_place as _current_expected_place  # noqa: F401
 from ..framework.tensor import Parameter as EagerParamBase  # noqa: F401
 from ..framework.tensor import Tensor  # noqa: F401
-from ..static import (Block, Operator, Parameter, Program, Variable,  # noqa: F401
+from ..framework.flags import in_dynamic_mode as _dynamic
+from ..static import (Block, Operator, Parameter, Program,  # noqa: F401
                       default_main_program, default_startup_program, name_scope,
                       program_guard)
+from ..static import Variable as _StaticVariable
 from .dygraph.base import (_mode, in_dygraph_mode, in_dynamic_or_pir_mode,  # noqa: F401
                            in_pir_mode)
 
 in_dynamic_mode = in_dygraph_mode
+
+
+class _VariableMeta(type):
+    """Paddle's `base.framework.Variable` answers isinstance by mode: an eager Tensor in
+    dynamic mode, a static Variable while building (its VariableMetaClass)."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor if _dynamic() else _StaticVariable)
+
+    def __subclasscheck__(cls, sub) -> bool:
+        return issubclass(sub, Tensor if _dynamic() else _StaticVariable)
+
+
+class Variable(metaclass=_VariableMeta):
+    """The mode-dependent isinstance target `paddle.base.framework.Variable` (static
+    Variables are `paddle.static.Variable`)."""
 
 # reserved variable-name parts of Paddle's Program (gradients are `x@GRAD` in sampan too)
 GRAD_VAR_SUFFIX = "@GRAD"

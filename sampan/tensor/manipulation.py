@@ -293,24 +293,46 @@ def cast_(x, dtype):
 
 # --- contraction and sharding --------------------------------------------------------------
 
+class _AxesError(AssertionError, ValueError):
+    """A negative int `axes` of tensordot (Paddle raises AssertionError)."""
+
+
+def _non_negative(dims: list) -> list:
+    if any(d < 0 for d in dims):   # Paddle asserts every listed axis is >= 0
+        raise _AxesError(f"tensordot: every dim listed in axes must be non-negative, got "
+                         f"{dims}")
+    return dims
+
+
+def _fits(dims: list, ndim: int) -> list:
+    if len(dims) > ndim:   # Paddle asserts: no more contracted dims than the tensor has
+        raise _AxesError(f"tensordot: axes lists {len(dims)} dims {dims} for a {ndim}-D "
+                         f"tensor")
+    return dims
+
+
 def _tensordot_axes(axes, nx: int, ny: int):
     if isinstance(axes, Tensor):
         axes = axes.tolist()
     if isinstance(axes, int):
-        if axes < 0:
-            raise ValueError(f"tensordot: an int axes must be non-negative, got {axes}")
+        if axes < 0:   # Paddle asserts; ValueError is what sampan raised before
+            raise _AxesError(f"tensordot: an int axes must be non-negative, got {axes}")
+        if axes > min(nx, ny):
+            raise IndexError(f"tensordot: axes={axes} contracts more dims than x ({nx}-D) or "
+                             f"y ({ny}-D) has")
         return list(range(nx - axes, nx)), list(range(axes))
     if not isinstance(axes, (list, tuple)) or not axes:
         raise TypeError(f"tensordot: axes must be an int, list, tuple or Tensor, got {axes!r}")
     if all(isinstance(a, int) for a in axes):
-        return list(axes), list(axes)
-    seqs = [_int_list("tensordot", "axes", a) for a in axes[:2]]
+        dims = _non_negative(list(axes))
+        return _fits(dims, nx), _fits(dims, ny)
+    seqs = [_non_negative(_int_list("tensordot", "axes", a)) for a in axes[:2]]
     ax_x, ax_y = seqs[0], seqs[1] if len(seqs) > 1 else seqs[0]
     if len(ax_x) < len(ax_y):
         ax_x = ax_x + ax_y[len(ax_x):]
     elif len(ax_y) < len(ax_x):
         ax_y = ax_y + ax_x[len(ax_y):]
-    return ax_x, ax_y
+    return _fits(ax_x, nx), _fits(ax_y, ny)
 
 
 def tensordot(x, y, axes=2, name=None):

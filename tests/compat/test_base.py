@@ -17,7 +17,16 @@ def test_base_names_are_the_existing_objects():
     assert base.default_startup_program is static.default_startup_program
     assert base.data is static.data and base.ParamAttr is paddle.ParamAttr
     assert base.backward.append_backward is static.append_backward
-    assert base.framework.Variable is static.Variable
+    # Paddle's base.framework.Variable is a mode-dependent isinstance target
+    assert isinstance(paddle.ones([1]), base.framework.Variable)
+    paddle.enable_static()
+    try:
+        with static.program_guard(static.Program()):
+            v = static.data("v", [1], "float32")
+        assert isinstance(v, base.framework.Variable)
+        assert not isinstance(paddle.Tensor(np.ones(1, "float32")), base.framework.Variable)
+    finally:
+        paddle.disable_static()
     assert base.executor.Executor is static.Executor
     assert base.io.DataLoader is paddle.io.DataLoader
     assert base.unique_name is paddle.utils.unique_name

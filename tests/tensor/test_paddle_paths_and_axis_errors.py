@@ -70,3 +70,16 @@ def test_frac_dtypes_as_paddle():
         with pytest.raises(TypeError, match="frac: x must be an int32, int64 or floating"):
             paddle.frac(paddle.to_tensor([1, 0], dtype=dtype))
     assert paddle.frac(paddle.to_tensor([3, -2], dtype="int32")).tolist() == [0, 0]
+
+
+def test_tensordot_axes_errors_are_paddles():
+    x, y = paddle.ones([3, 4, 4]), paddle.ones([4, 4, 5])
+    with pytest.raises(AssertionError):
+        paddle.tensordot(x, y, axes=-1)
+    with pytest.raises(IndexError):
+        paddle.tensordot(x, y, axes=100)
+    with pytest.raises(AssertionError):
+        paddle.tensordot(x, y, axes=[[1, 2], [0, -1]])
+    with pytest.raises(AssertionError):
+        paddle.tensordot(x, y, axes=[0, 1, 2, 3])
+    assert paddle.tensordot(x, y, axes=paddle.to_tensor([1])).shape == [3, 4, 4, 5]
