@@ -70,7 +70,8 @@ class RandomSampler(Sampler):
     Args:
         data_source (Dataset): the dataset to sample from.
         replacement (bool, optional): draw with replacement. Default False.
-        num_samples (int, optional): how many indices to draw; only with `replacement=True`.
+        num_samples (int, optional): how many indices to draw (without replacement, at most
+            len(data_source): the first num_samples of a permutation).
             Default None (the dataset length).
         generator (optional): an iterator of indices to yield instead of random ones (as in
             Paddle), or a `numpy.random.Generator` / sampan `Generator` to draw from.
@@ -90,9 +91,11 @@ class RandomSampler(Sampler):
         if not isinstance(replacement, bool):
             raise TypeError(f"RandomSampler: expect boolean value for replacement, but got "
                             f"replacement={replacement}")
-        if num_samples is not None and not replacement:
-            raise ValueError("RandomSampler: num_samples should not be specified while "
-                             "replacement is False")
+        if num_samples is not None and not replacement and \
+                isinstance(num_samples, int) and num_samples > len(data_source):
+            raise ValueError(f"RandomSampler: num_samples should be smaller than or equal to "
+                             f"length of data_source when replacement is False, but got "
+                             f"num_samples: {num_samples} > data_source: {len(data_source)}")
         self.replacement = replacement
         self._num_samples = num_samples
         self.generator = generator
@@ -119,8 +122,8 @@ class RandomSampler(Sampler):
         n = len(self.data_source)
         if self.replacement:
             yield from rng.integers(0, n, size=self.num_samples).tolist()
-        else:
-            yield from rng.permutation(n).tolist()
+        else:  # without replacement: the first num_samples of a permutation (Paddle 3)
+            yield from rng.permutation(n)[:self.num_samples].tolist()
 
     def __len__(self) -> int:
         return self.num_samples

@@ -27,7 +27,7 @@ def test_random_sampler_replacement_and_num_samples():
     drawn = list(s)
     assert len(s) == 50 and len(drawn) == 50 and set(drawn) <= {0, 1, 2}
     with pytest.raises(ValueError, match="replacement is False"):
-        io.RandomSampler(range(3), num_samples=2)
+        io.RandomSampler(range(3), num_samples=5)  # more than len without replacement
     with pytest.raises(TypeError, match="replacement"):
         io.RandomSampler(range(3), replacement=1)
 
@@ -133,3 +133,13 @@ def test_distributed_batch_sampler_env_defaults(monkeypatch):
     assert s.nranks == 2 and s.local_rank == 1 and list(s) == [[1], [3]]
     with pytest.raises(AssertionError, match="rank"):
         io.DistributedBatchSampler(range(4), 1, num_replicas=2, rank=2)
+
+
+def test_random_sampler_num_samples_without_replacement_is_a_partial_permutation():
+    # Paddle 3.3.1: allowed, at most len(data_source)
+    data = list(range(10))
+    sampler = paddle.io.RandomSampler(data, num_samples=7, replacement=False)
+    got = list(sampler)
+    assert len(sampler) == 7 and len(got) == 7 and len(set(got)) == 7
+    with pytest.raises(ValueError, match="smaller than or equal"):
+        paddle.io.RandomSampler(data, num_samples=15, replacement=False)
