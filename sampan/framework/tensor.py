@@ -286,6 +286,15 @@ class Tensor:
         return out if dtype is None else out.astype(dtype)
 
     def to(self, *args, **kwargs) -> "Tensor":
+        """A copy on `device` and/or in `dtype`: to(device=None, dtype=None, blocking=None),
+        positionally in any order (Paddle's rule)."""
+        if len(args) > 3:
+            raise TypeError(f"Tensor.to: takes at most 3 positional arguments (device, dtype, "
+                            f"blocking), got {len(args)}")
+        unknown = sorted(set(kwargs) - {"device", "dtype", "blocking"})
+        if unknown:
+            raise TypeError(f"Tensor.to: unexpected keyword argument(s) {unknown}; expected "
+                            f"device, dtype or blocking")
         dtype = kwargs.get("dtype")
         device = kwargs.get("device")
         for a in args:

@@ -144,3 +144,14 @@ def test_to_tensor_with_dtype_does_not_round_through_float32():
 
 def test_bool_tensors_print_like_paddle():
     assert repr(paddle.to_tensor([True, False])).endswith("[True , False])")
+
+
+def test_tensor_to_refuses_extra_arguments_as_paddle():
+    t = paddle.to_tensor([1, 2, 3])
+    with pytest.raises(TypeError, match="at most 3 positional"):
+        t.to("cpu", "int32", False, "extra")
+    with pytest.raises(TypeError, match="test_key"):
+        t.to("cpu", "int32", test_key=False)
+    with pytest.raises(ValueError):
+        t.to("error_device")
+    assert t.to("cpu", "float64").dtype == paddle.float64
