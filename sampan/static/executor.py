@@ -185,9 +185,13 @@ class Executor:
         plans = self._cache.get(program)
         if plans is None:
             plans = self._cache[program] = {}
+        fetch, values = _eager_fetches(program, fetch)
         plan = _top_plan(program, plans, tuple(feed), tuple(fetch))
         _set_run_values(source, scope)
         outs = _execute(program, plan, feed, scope, plans)
+        if values:  # eager tensors in fetch_list are fetched by value, in their place
+            run = iter(outs)
+            outs = [next(run) if v is None else v for v in values]
         if return_numpy:
             return outs
         return [wrap(o) for o in outs]
@@ -243,11 +247,29 @@ def _flat_fetch(fetch_list) -> list:
     return names
 
 
-def _fetch_name(f, where: str) -> str:
+def _eager_fetches(program: Program, fetch: list) -> tuple:
+    """(variable names to run, per item: None or the value of an eager Tensor that is not
+    a variable of the program); ([names], []) when every item is a name."""
+    if all(isinstance(f, str) for f in fetch):
+        return fetch, []
+    names, values = [], []
+    for f in fetch:
+        known = None if isinstance(f, str) else program._eager_ids.get(id(f))
+        if isinstance(f, str) or known is not None:
+            names.append(f if isinstance(f, str) else known[1])
+            values.append(None)
+        else:
+            values.append(np.array(f._data))
+    return names, values
+
+
+def _fetch_name(f, where: str):
     if isinstance(f, str):
         return f
     if is_variable(f):
         return f.name
+    if isinstance(f, Tensor):   # an eager tensor: fetched by value (Paddle accepts it)
+        return f
     raise TypeError(f"Executor.run: {where} must be a Variable or a variable name (or a "
                     f"list/tuple of them), got {type(f).__name__}")
 

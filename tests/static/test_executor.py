@@ -123,3 +123,19 @@ def test_global_var_and_inplace_update_of_persistable():
 def test_executor_rejects_non_program():
     with pytest.raises(TypeError, match="must be a Program"):
         static.Executor().run("not a program")
+
+
+def test_an_eager_tensor_in_fetch_list_is_fetched_by_value():
+    # Paddle accepts it (its own tests fetch paddle.ones(...) built in dynamic mode)
+    with static.program_guard(static.Program()):
+        ones = paddle.ones(shape=[4], dtype="int64")
+        (value,) = static.Executor().run(fetch_list=[ones])
+    np.testing.assert_array_equal(value, np.ones(4, "int64"))
+    main = static.Program()
+    with static_guard(main, static.Program()):
+        x = static.data("x", [2], "float32")
+        y = x * 2.0
+    got = static.Executor().run(main, feed={"x": np.ones(2, "float32")},
+                                fetch_list=[y, paddle.to_tensor([7.0])])
+    np.testing.assert_allclose(got[0], [2.0, 2.0])
+    np.testing.assert_allclose(got[1], [7.0])
