@@ -40,10 +40,11 @@ def choose_initializer(api: str, dtype, attr_init, is_bias: bool, default_initia
 
 def check_shape(api: str, shape) -> list:
     """A parameter shape as a list of non-negative ints."""
-    try:
-        dims = [int(s) for s in shape]
-    except (TypeError, ValueError):
-        raise TypeError(f"{api}: shape must be a list of ints, got {shape!r}") from None
+    items = shape.tolist() if hasattr(shape, "tolist") else shape
+    if not isinstance(items, (list, tuple)) or any(
+            isinstance(s, bool) or not isinstance(s, (int, np.integer)) for s in items):
+        raise TypeError(f"{api}: shape must be a list of ints (or a tuple), got {shape!r}")
+    dims = [int(s) for s in items]
     if any(d < 0 for d in dims):
         raise ValueError(f"{api}: shape must not contain negative dims, got {dims}")
     return dims

@@ -205,13 +205,13 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
     """A global Variable filled with `value` by the startup program."""
     if not building_active():  # Paddle returns a filled eager Tensor in dynamic mode
         from ..ops.dispatch import call
-        out = call("full", shape=[int(d) for d in shape], fill_value=value,
+        out = call("full", shape=check_shape("create_global_var", shape), fill_value=value,
                    dtype=_dt.convert_dtype(dtype).name)
         out.persistable = bool(persistable)
         if name is not None:
             out.name = name
         return out
-    dims = [int(d) for d in shape]
+    dims = check_shape("create_global_var", shape)
     dtype = _dt.convert_dtype(dtype)
     name = name or unique_name.generate("global_var")
     var = default_main_program().global_block().create_var(

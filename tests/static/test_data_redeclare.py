@@ -25,3 +25,18 @@ def test_non_data_name_still_refused():
         paddle.static.create_parameter([2], "float32", name="w_taken")
         with pytest.raises(ValueError, match="'w_taken' already exists"):
             paddle.static.data("w_taken", [2], "float32")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: paddle.static.create_parameter([1.0, 2.0, 3.0], "float32"),
+    lambda: paddle.static.create_global_var([1.0, 2.0], 0.0, "float32"),
+    lambda: paddle.static.create_parameter(1, "float32"),
+])
+def test_shapes_of_non_ints_are_type_errors(make):
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            with pytest.raises(TypeError, match="shape"):
+                make()
+    finally:
+        paddle.disable_static()
