@@ -287,14 +287,21 @@ class Tensor:
 
     def to(self, *args, **kwargs) -> "Tensor":
         """A copy on `device` and/or in `dtype`: to(device=None, dtype=None, blocking=None),
-        positionally in any order (Paddle's rule)."""
+        positionally in any order (Paddle's rule), or to(other=tensor) for its place and
+        dtype."""
         if len(args) > 3:
             raise TypeError(f"Tensor.to: takes at most 3 positional arguments (device, dtype, "
                             f"blocking), got {len(args)}")
-        unknown = sorted(set(kwargs) - {"device", "dtype", "blocking"})
+        unknown = sorted(set(kwargs) - {"device", "dtype", "blocking", "other"})
         if unknown:
             raise TypeError(f"Tensor.to: unexpected keyword argument(s) {unknown}; expected "
-                            f"device, dtype or blocking")
+                            f"device, dtype, blocking or other")
+        other = kwargs.get("other")
+        if other is not None:   # the dtype and place of another tensor
+            if not isinstance(other, Tensor):
+                raise TypeError(f"Tensor.to: other must be a Tensor, got "
+                                f"{type(other).__name__}")
+            return self._to(other.place, other.dtype)
         dtype = kwargs.get("dtype")
         device = kwargs.get("device")
         for a in args:

@@ -155,3 +155,10 @@ def test_tensor_to_refuses_extra_arguments_as_paddle():
     with pytest.raises(ValueError):
         t.to("error_device")
     assert t.to("cpu", "float64").dtype == paddle.float64
+
+
+def test_tensor_to_other_takes_its_dtype_and_place():
+    x = paddle.to_tensor([1, 2, 3]).to(device="cpu", dtype="int8", blocking=True)
+    y = paddle.to_tensor([4, 5, 6]).to(other=x)
+    assert y.dtype == paddle.int8 and str(y.place) == "Place(cpu)"
+    assert y.numpy().tolist() == [4, 5, 6]
