@@ -39,8 +39,9 @@ def _pool_args(api, nd, x, kernel_size, stride, padding, ceil_mode, data_format)
     stride = kernel if stride is None else to_list(api, "stride", stride, nd)
     pad = norm_padding(api, padding, nd, data_format)
     spatial = split_channels(list(x.shape), data_format)[2]
-    if pad == "SAME" and ceil_mode:
-        raise ValueError(f"{api}: ceil_mode must be False when padding is 'SAME'")
+    if pad == "VALID" and ceil_mode:   # Paddle's rule (with SAME, ceil_mode changes nothing)
+        raise ValueError(f"{api}: ceil_mode must be False when padding is 'VALID', got "
+                         f"ceil_mode=True")
     if isinstance(pad, str):
         return kernel, stride, [0] * (2 * nd), pad, spatial
     return kernel, stride, pad, "EXPLICIT", spatial
