@@ -151,6 +151,7 @@ def svd_lowrank(x, q=None, niter: int = 2, M=None, name=None):
         >>> s.numpy().round(6).tolist()
         [3.0, 1.0]
     """
+    linalg.require_tensor("svd_lowrank", "x", x)
     if len(x.shape) < 2 or x.dtype.kind not in "fc":
         raise ValueError(f"svd_lowrank: x must be a float matrix [..., m, n], got shape "
                          f"{list(x.shape)} and dtype {x.dtype}")

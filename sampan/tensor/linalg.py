@@ -37,6 +37,17 @@ def _check_tensor(api: str, arg: str, x) -> None:
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
 
 
+class NotTensorError(TypeError, ValueError):
+    """An argument that must be a Tensor is not (Paddle raises ValueError for some APIs,
+    TypeError for others; this is both)."""
+
+
+def require_tensor(api: str, arg: str, x) -> None:
+    """x must be a Tensor or a static Variable (NumPy arrays are refused, as in Paddle)."""
+    if not is_tensor_or_variable(x):
+        raise NotTensorError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
+
+
 # --- products ----------------------------------------------------------------------------
 
 def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None):

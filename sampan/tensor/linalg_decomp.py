@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call
-from .linalg import _check_tensor, matmul
+from .linalg import _check_tensor, matmul, require_tensor
 
 
 # --- decompositions ----------------------------------------------------------------------
@@ -159,7 +159,7 @@ def pca_lowrank(x, q=None, center: bool = True, niter: int = 2, name=None):
     NOTE: computed with an exact SVD (Paddle uses a randomized one; `niter` is accepted
     and ignored), so results agree with Paddle's up to the signs of singular vectors.
     """
-    _check_tensor("pca_lowrank", "x", x)
+    require_tensor("pca_lowrank", "x", x)
     m, n = x.shape[-2:]
     q = min(6, m, n) if q is None else int(q)
     if not 0 <= q <= min(m, n):

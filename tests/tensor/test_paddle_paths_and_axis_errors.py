@@ -83,3 +83,9 @@ def test_tensordot_axes_errors_are_paddles():
     with pytest.raises(AssertionError):
         paddle.tensordot(x, y, axes=[0, 1, 2, 3])
     assert paddle.tensordot(x, y, axes=paddle.to_tensor([1])).shape == [3, 4, 4, 5]
+
+
+@pytest.mark.parametrize("fn", [paddle.linalg.svd_lowrank, paddle.linalg.pca_lowrank])
+def test_lowrank_refuses_numpy_input_with_paddles_value_error(fn):
+    with pytest.raises(ValueError, match="must be a Tensor"):
+        fn(np.ones((4, 3), "float32"))
