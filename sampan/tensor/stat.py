@@ -8,7 +8,7 @@ import builtins
 import numbers
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
 
@@ -237,6 +237,8 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None):
     for float64 input, else float32); 'min' takes the lower one (x's dtype) and, when axis
     is an int, also returns its int64 index.
     """
+    if not is_tensor_or_variable(x):   # Paddle: TypeError for lists and arrays
+        raise TypeError(f"median: x must be a Tensor, got {type(x).__name__}")
     if axis is not None:
         _int_axis("median", axis)
     return _median("median", "quantile", x, axis, keepdim, mode)

@@ -89,3 +89,8 @@ def test_tensordot_axes_errors_are_paddles():
 def test_lowrank_refuses_numpy_input_with_paddles_value_error(fn):
     with pytest.raises(ValueError, match="must be a Tensor"):
         fn(np.ones((4, 3), "float32"))
+
+
+def test_median_of_a_list_is_a_type_error():
+    with pytest.raises(TypeError, match="median: x must be a Tensor"):
+        paddle.median([1, 2, 3, 4])
