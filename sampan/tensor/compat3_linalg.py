@@ -152,6 +152,8 @@ def svd_lowrank(x, q=None, niter: int = 2, M=None, name=None):
         [3.0, 1.0]
     """
     linalg.require_tensor("svd_lowrank", "x", x)
+    if isinstance(niter, bool) or not isinstance(niter, int) or niter < 0:
+        raise ValueError(f"svd_lowrank: niter must be a non-negative int, got {niter!r}")
     if len(x.shape) < 2 or x.dtype.kind not in "fc":
         raise ValueError(f"svd_lowrank: x must be a float matrix [..., m, n], got shape "
                          f"{list(x.shape)} and dtype {x.dtype}")

@@ -160,6 +160,8 @@ def pca_lowrank(x, q=None, center: bool = True, niter: int = 2, name=None):
     and ignored), so results agree with Paddle's up to the signs of singular vectors.
     """
     require_tensor("pca_lowrank", "x", x)
+    if isinstance(niter, bool) or not isinstance(niter, int) or niter < 0:
+        raise ValueError(f"pca_lowrank: niter must be a non-negative int, got {niter!r}")
     m, n = x.shape[-2:]
     q = min(6, m, n) if q is None else int(q)
     if not 0 <= q <= min(m, n):

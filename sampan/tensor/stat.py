@@ -50,8 +50,12 @@ def _int_axis(api: str, axis, arg: str = "axis"):
     if isinstance(axis, Tensor):
         axis = axis.item()
     if not isinstance(axis, numbers.Integral) or isinstance(axis, bool):
-        raise TypeError(f"{api}: {arg} must be an int, got {type(axis).__name__}")
+        raise _AxisTypeError(f"{api}: {arg} must be an int, got {type(axis).__name__}")
     return int(axis)
+
+
+class _AxisTypeError(TypeError, ValueError):
+    """A non-int axis (Paddle raises ValueError for median's, TypeError elsewhere)."""
 
 
 def _reduce(name, x, axis, keepdim, **attrs):

@@ -94,3 +94,12 @@ def test_lowrank_refuses_numpy_input_with_paddles_value_error(fn):
 def test_median_of_a_list_is_a_type_error():
     with pytest.raises(TypeError, match="median: x must be a Tensor"):
         paddle.median([1, 2, 3, 4])
+
+
+def test_lowrank_niter_and_median_axis_errors_are_value_errors():
+    x = paddle.rand([4, 3])
+    for fn in (paddle.linalg.svd_lowrank, paddle.linalg.pca_lowrank):
+        with pytest.raises(ValueError, match="niter"):
+            fn(x, niter=-1)
+    with pytest.raises(ValueError, match="axis must be an int"):
+        paddle.median(paddle.arange(12).reshape([3, 4]), 1.0)
