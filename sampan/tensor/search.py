@@ -2,6 +2,8 @@
 ...) over dispatch."""
 from __future__ import annotations
 
+from .linalg import require_tensor
+
 from ..framework import dtype as _dt
 from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
@@ -229,6 +231,7 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
 def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
     """Index of the bucket of each element of x given 1-D bucket boundaries
     `sorted_sequence` (searchsorted with the arguments swapped)."""
+    require_tensor("bucketize", "x", x)   # Paddle: ValueError for a NumPy x
     if len(sorted_sequence.shape) != 1:
         raise ValueError(f"bucketize: sorted_sequence must be 1-D, got shape "
                          f"{list(sorted_sequence.shape)}")

@@ -103,3 +103,8 @@ def test_lowrank_niter_and_median_axis_errors_are_value_errors():
             fn(x, niter=-1)
     with pytest.raises(ValueError, match="axis must be an int"):
         paddle.median(paddle.arange(12).reshape([3, 4]), 1.0)
+
+
+def test_bucketize_refuses_a_numpy_x_with_paddles_value_error():
+    with pytest.raises(ValueError, match="bucketize: x must be a Tensor"):
+        paddle.bucketize(np.array([1.0]), paddle.to_tensor([0.0, 2.0]))
