@@ -18,6 +18,9 @@ _BF16 = _np.dtype(bfloat16)
 _F32 = _np.dtype(_np.float32)
 
 
+_np_matmul = _np.matmul
+
+
 def matmul(a, b, out=None):
     """NumPy's matmul; bfloat16 operands multiply as float32 and round the result to bfloat16.
 
@@ -26,8 +29,8 @@ def matmul(a, b, out=None):
     in float32 and float32 accumulation is what bfloat16 hardware does, so this is the same
     arithmetic at BLAS speed.
     """
-    if a.dtype is not _BF16 and b.dtype is not _BF16:
-        return _np.matmul(a, b, out=out)
+    if a.dtype is not _BF16 and b.dtype is not _BF16:   # the hot path: no keyword call
+        return _np_matmul(a, b) if out is None else _np_matmul(a, b, out=out)
     res = _np.matmul(_to_f32(a), _to_f32(b))
     if _np.result_type(a.dtype, b.dtype) == _BF16:
         res = res.astype(_BF16)

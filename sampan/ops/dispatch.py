@@ -170,17 +170,12 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     """Wrap outputs and attach a GradNode linking them to the inputs that need grads."""
     edges = []
     append = edges.append
-    diff = _DIFF_NP
     for t in flat:
         if t is None or t.__class__ is _ND or t.stop_gradient:
             append(None)
         else:
             node = t._node
             append(t if node is None else (node, t._out_idx))
-            if t._data.dtype not in diff:
-                # NOTE: an integer/bool tensor the user marked stop_gradient=False makes
-                # every output differentiable, whatever its dtype (as in Paddle)
-                diff = _ANY_DTYPE
     node = GradNode(op, attrs, edges)
     if op.saved_inputs:
         names = op.input_names
@@ -192,7 +187,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
         t = _new(Tensor)
         t._data = out
         node.out_meta = [(out.shape, out.dtype)]
-        if out.dtype in diff:
+        if out.dtype in _DIFF_NP or _int_leaf(flat):
             t.stop_gradient = False
             t._node = node
         if op.saved_outputs:
@@ -202,6 +197,7 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
         return t
     results = []
     nondiff = op.nondiff_outputs
+    diff = _ANY_DTYPE if _int_leaf(flat) else _DIFF_NP
     for i, arr in enumerate(out):
         if arr.__class__ is not _ND:
             arr = _as_array(arr)
@@ -219,6 +215,17 @@ def _record(op: OpDef, slots: tuple, flat, attrs: dict, out):
     if HOT.quirk and STATE.saved_hooks is not None:
         pack_saved(node, STATE.saved_hooks, wrap)
     return tuple(results)
+
+
+def _int_leaf(flat) -> bool:
+    """An integer/bool input the user marked stop_gradient=False makes every output
+    differentiable, whatever its dtype (as in Paddle). Checked only for outputs that are
+    not floating (the plain float path never scans)."""
+    for t in flat:
+        if t is not None and t.__class__ is not _ND and not t.stop_gradient and \
+                t._data.dtype not in _DIFF_NP:
+            return True
+    return False
 
 
 def _versions(value):
