@@ -55,6 +55,17 @@ def binary(op, x, y):
 is_tensor = is_tensor_or_variable  # the name tensor/extra.py imports
 
 
+class NotTensorError(TypeError, ValueError):
+    """An argument that must be a Tensor is not (Paddle raises ValueError for some APIs,
+    TypeError for others; this is both)."""
+
+
+def require_tensor(api: str, arg: str, x) -> None:
+    """x must be a Tensor or a static Variable (NumPy arrays are refused, as in Paddle)."""
+    if not is_tensor_or_variable(x):
+        raise NotTensorError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
+
+
 def check_inplace(x, api: str) -> None:
     """Paddle refuses in-place ops on leaf tensors that require grad (outside no_grad)."""
     if is_variable(x):  # static: the Variable rebinds itself (SSA)

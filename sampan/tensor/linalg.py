@@ -14,6 +14,7 @@ import string
 import numpy as np
 
 from ..framework.tensor import is_tensor_or_variable
+from ._helpers import require_tensor  # noqa: F401  (re-exported for linalg users)
 from ..ops.dispatch import call, dispatch
 from ..ops.linalg import parse_einsum
 from ..ops.opdef import REGISTRY, norm_axis
@@ -35,17 +36,6 @@ def _ndim(x) -> int:
 def _check_tensor(api: str, arg: str, x) -> None:
     if not hasattr(x, "shape"):
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
-
-
-class NotTensorError(TypeError, ValueError):
-    """An argument that must be a Tensor is not (Paddle raises ValueError for some APIs,
-    TypeError for others; this is both)."""
-
-
-def require_tensor(api: str, arg: str, x) -> None:
-    """x must be a Tensor or a static Variable (NumPy arrays are refused, as in Paddle)."""
-    if not is_tensor_or_variable(x):
-        raise NotTensorError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
 
 
 # --- products ----------------------------------------------------------------------------

@@ -2,13 +2,11 @@
 ...) over dispatch."""
 from __future__ import annotations
 
-from .linalg import require_tensor
-
 from ..framework import dtype as _dt
 from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
-from ._helpers import _PY_SCALARS, check_inplace, scalar_array
+from ._helpers import _PY_SCALARS, check_inplace, require_tensor, scalar_array
 
 __all__ = ["where", "where_", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
            "masked_select", "masked_scatter", "index_sample", "searchsorted", "bucketize",
