@@ -30,6 +30,13 @@ from .window import (conv_out_len, col2im_array, im2col_array, multi_range, pad_
 _SHIFT_DEPTH = 16  # below this GEMM depth (channels) per-offset GEMMs lose to im2col
 
 
+def _own(xp, name: str):
+    """The backend's own kernel `name`, if it supplies one (`xp.conv_kernels`, e.g. the GPU's
+    GEMM-shaped convolutions); None means the kernels below serve it."""
+    kernels = getattr(xp, "conv_kernels", None)
+    return None if kernels is None else getattr(kernels, name, None)
+
+
 def shift_mode(c: int, kernel, stride, groups: int) -> str:
     """'shift' (one GEMM per kernel offset), 'stack' (the last kernel dim stacked into the
     GEMM depth) or 'im2col' for a convolution over c input channels."""
@@ -229,6 +236,9 @@ def shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split=False):
 
 def conv_array(xp, x, w, stride, pads, dilation, groups):
     """Channels-first N-d convolution (cross-correlation) of x (N, C, *S) with w (O, C/g, *K)."""
+    own = _own(xp, "conv_array")
+    if own is not None:
+        return own(x, w, stride, pads, dilation, groups)
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
     kernel = w.shape[2:]
@@ -279,6 +289,9 @@ def _im2col_conv(xp, x, w, stride, pads, dilation, groups):
 
 def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
     """Channels-first transposed convolution: x (N, Cin, *I), w (Cin, O/g, *K) -> (N, O, *size)."""
+    own = _own(xp, "conv_transpose_array")
+    if own is not None:
+        return own(x, w, size, stride, pads, dilation, groups)
     n, cin = x.shape[:2]
     og = w.shape[1]
     kernel = w.shape[2:]
@@ -338,6 +351,9 @@ def add_bias(xp, out, bias):
 
 def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
     """The kernel of _conv_weight_corr: (A, C/G, *kernel) from x (N, C, *S), g (N, A, *out)."""
+    own = _own(xp, "weight_corr_array")
+    if own is not None:
+        return own(x, g, kernel, stride, pads, dilation, groups)
     n, c = x.shape[:2]
     a = g.shape[1]
     kp = math.prod(kernel)
