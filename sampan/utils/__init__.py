@@ -5,11 +5,11 @@ from . import unique_name  # noqa: F401
 
 
 def __getattr__(name: str):
-    # cpp_extension (subprocess, hashlib) and LogWriter load on first use: `import sampan`
-    # should not pay for them
-    if name == "cpp_extension":
+    # cpp_extension (subprocess, hashlib), download (urllib) and LogWriter load on first use:
+    # `import sampan` should not pay for them
+    if name in ("cpp_extension", "download"):
         import importlib
-        value = importlib.import_module(f"{__name__}.cpp_extension")
+        value = importlib.import_module(f"{__name__}.{name}")
     elif name == "LogWriter":
         from .log_writer import LogWriter as value
     else:
