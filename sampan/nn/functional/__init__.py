@@ -10,5 +10,6 @@ from .distance import *  # noqa: F401,F403
 from .extension import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .loss_margin import *  # noqa: F401,F403
+from .loss_pointwise import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .sparse_attention import *  # noqa: F401,F403
