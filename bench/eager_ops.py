@@ -1,20 +1,28 @@
 """Eager micro-benchmarks: per-op latency of sampan vs NumPy, Paddle and PyTorch.
 
     python bench/eager_ops.py                      # sampan and NumPy only
-    python bench/eager_ops.py --ref-python PATH    # also Paddle/PyTorch from another venv
+    python bench/eager_ops.py --ref-python PATH    # also Paddle and PyTorch
+    python bench/eager_ops.py --ref-python PATH --torch-python PATH2 --threads 1
 
-Each library runs in its own subprocess (`--lib NAME` prints JSON); the driver alternates the
-libraries over several rounds and reports medians, so the ratios come from one run.
+Each library runs in its own subprocess (`--lib NAME` prints JSON) set up by bench/libsetup.py
+(threads, Paddle's MKL_DEBUG_CPU_TYPE=5, each library's own thread setter); the driver
+alternates the libraries over several rounds and reports medians, so the ratios come from one
+run. PyTorch runs from `--torch-python`, else `--ref-python` if it has torch, else
+/work/torchenv/bin/python.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
 import timeit
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from libsetup import child_env, import_lib, torch_python  # noqa: E402
 
 CASES = ("add [4] f32", "add [4] f32 grad", "matmul 4x4", "chain backward", "import")
 
@@ -32,7 +40,7 @@ def _chain(lib, x):
     return step
 
 
-def measure(lib: str) -> dict:
+def measure(lib: str, threads: int) -> dict:
     t0 = time.perf_counter()
     if lib == "numpy":
         import numpy as np
@@ -41,16 +49,11 @@ def measure(lib: str) -> dict:
         m = np.ones((4, 4), np.float32)
         return {"add [4] f32": _median_us(lambda: a + a), "matmul 4x4": _median_us(lambda: m @ m),
                 "import": imp * 1e6}
+    T = import_lib(lib, threads)
+    imp = time.perf_counter() - t0
     if lib == "torch":
-        import torch as T
-        imp = time.perf_counter() - t0
-        T.set_num_threads(2)
         mk = lambda shape, g=False: T.ones(shape, dtype=T.float32, requires_grad=g)  # noqa
     else:
-        T = __import__("sampan" if lib == "sampan" else "paddle")
-        imp = time.perf_counter() - t0
-        if lib == "paddle":
-            T.set_device("cpu")
         mk = lambda shape, g=False: T.to_tensor(  # noqa
             __import__("numpy").ones(shape, "float32"), stop_gradient=not g)
     x, xg, m = mk([4]), mk([4], True), mk([4, 4])
@@ -66,21 +69,26 @@ def measure(lib: str) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib")
-    ap.add_argument("--ref-python", help="python with paddlepaddle and torch installed")
+    ap.add_argument("--ref-python", help="python with paddlepaddle installed")
+    ap.add_argument("--torch-python", help="python with torch (default: see the docstring)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     if args.lib:
-        print(json.dumps(measure(args.lib)))
+        print(json.dumps(measure(args.lib, args.threads)))
         return
     runs = [("numpy", sys.executable), ("sampan", sys.executable)]
     if args.ref_python:
-        runs += [("paddle", args.ref_python), ("torch", args.ref_python)]
+        runs.append(("paddle", args.ref_python))
+    torch_py = torch_python(args.torch_python, args.ref_python)
+    if torch_py:
+        runs.append(("torch", torch_py))
+    env = child_env(args.threads, {"PATH": "/usr/bin:/bin"})
     results: dict = {lib: [] for lib, _ in runs}
     for _ in range(args.rounds):
         for lib, py in runs:
-            out = subprocess.run([py, __file__, "--lib", lib], capture_output=True, text=True,
-                                 env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin",
-                                      "GLOG_minloglevel": "3"})
+            out = subprocess.run([py, __file__, "--lib", lib, "--threads", str(args.threads)],
+                                 capture_output=True, text=True, env=env)
             if out.returncode:
                 print(out.stderr[-2000:], file=sys.stderr)
                 continue

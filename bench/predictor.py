@@ -30,6 +30,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from libsetup import child_env, import_lib  # noqa: E402
 from train_step import paddle_models  # noqa: E402
 
 MODELS = ("resnet20", "transformer")
@@ -103,11 +104,8 @@ def _onnxruntime(P, model, name: str, folder: str, threads: int, batches, steps,
 
 
 def measure(lib: str, names, batches, steps: int, threads: int, clock_name: str) -> dict:
-    P = __import__("sampan" if lib == "sampan" else "paddle")
-    P.set_device("cpu")
+    P = import_lib(lib, threads)
     P.seed(0)
-    if lib == "paddle":  # eager rows: Paddle's math library ignores the env variables
-        P.base.core.set_num_threads(threads)
     clock = time.process_time if clock_name == "cpu" else time.perf_counter
     res = {}
     folder = tempfile.mkdtemp(prefix=f"bench_predictor_{lib}_")
@@ -157,10 +155,7 @@ def main() -> None:
                                  args.clock)))
         return
     n = str(args.threads)
-    # MKL_DEBUG_CPU_TYPE=5: Paddle's MKL (mklml) uses its slow generic path on AMD CPUs
-    # otherwise (bench/train_step.py's docstring)
-    env = dict(os.environ, OMP_NUM_THREADS=n, OPENBLAS_NUM_THREADS=n, MKL_NUM_THREADS=n,
-               GLOG_minloglevel="2", MKL_DEBUG_CPU_TYPE="5")
+    env = child_env(args.threads)   # bench/libsetup.py: threads, Paddle's MKL_DEBUG_CPU_TYPE
     runs = [("sampan", sys.executable)] + ([("paddle", args.ref_python)] if args.ref_python
                                           else [])
     results: dict = {lib: [] for lib, _ in runs}

@@ -8,15 +8,21 @@ The model is written once against the Paddle API (`_static_step`, `_eager_step`)
 with `import sampan as paddle` or the real paddle, each mode in its own subprocess
 (`--mode NAME` prints JSON); the driver alternates the modes over several rounds and
 reports medians. Also the Executor's per-op overhead (a chain of 200 adds on [4] float32).
+Each subprocess is set up by bench/libsetup.py (`--threads`, default 2; Paddle's
+MKL_DEBUG_CPU_TYPE=5 and its own thread setter).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from libsetup import child_env, import_lib  # noqa: E402
 
 SAMPAN_MODES = ("sampan-static", "sampan-static-fused", "sampan-eager")
 PADDLE_MODES = ("paddle-static", "paddle-eager")
@@ -116,12 +122,8 @@ def _per_op_us(P, n_ops: int = 200) -> float:
     return statistics.median(times) / n_ops * 1e6
 
 
-def measure(mode: str, steps: int) -> dict:
-    if mode.startswith("sampan"):
-        import sampan as P
-    else:
-        import paddle as P
-        P.set_device("cpu")
+def measure(mode: str, steps: int, threads: int) -> dict:
+    P = import_lib("sampan" if mode.startswith("sampan") else "paddle", threads)
     if mode.endswith("eager"):
         step, info = _eager_step(P)
     else:
@@ -148,20 +150,21 @@ def main() -> None:
     ap.add_argument("--ref-python", help="python with paddlepaddle installed")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     if args.mode:
-        print(json.dumps(measure(args.mode, args.steps)))
+        print(json.dumps(measure(args.mode, args.steps, args.threads)))
         return
+    env = child_env(args.threads, {"PATH": "/usr/bin:/bin"})
     runs = [(m, sys.executable) for m in SAMPAN_MODES]
     if args.ref_python:
         runs += [(m, args.ref_python) for m in PADDLE_MODES]
     results: dict = {m: [] for m, _ in runs}
     for _ in range(args.rounds):
         for mode, py in runs:
-            out = subprocess.run([py, __file__, "--mode", mode, "--steps", str(args.steps)],
-                                 capture_output=True, text=True,
-                                 env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin",
-                                      "GLOG_minloglevel": "3"})
+            out = subprocess.run([py, __file__, "--mode", mode, "--steps", str(args.steps),
+                                  "--threads", str(args.threads)],
+                                 capture_output=True, text=True, env=env)
             if out.returncode:
                 print(f"{mode} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
                 continue

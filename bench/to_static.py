@@ -9,7 +9,8 @@ Workloads and optimizers are those of bench/train_step.py (MLP 784-512-256-10 ba
 model (`paddle.jit.to_static(model)`), the loss and optimizer stay eager, as in Paddle's
 tutorial. The static Program is built from the same Layers in static mode
 (`enable_static` + `program_guard`, `optimizer.minimize`) and run with one Executor.run per
-step. Each (workload, mode) runs in its own subprocess with 2 BLAS threads; medians.
+step. Each (workload, mode) runs in its own subprocess with `--threads` threads (default 2,
+set up by bench/libsetup.py like every comparison driver); medians.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from libsetup import child_env, import_lib  # noqa: E402
 from train_step import _data, paddle_models  # noqa: E402
 
 MODES = ("eager", "to_static", "static")
@@ -71,8 +73,8 @@ def _static_step(P, name: str):
     return step
 
 
-def measure(name: str, mode: str, steps: int) -> dict:
-    import sampan as P
+def measure(name: str, mode: str, steps: int, threads: int) -> dict:
+    P = import_lib("sampan", threads)
     res = {}
     if mode == "static":
         step = _static_step(P, name)
@@ -110,18 +112,20 @@ def main() -> None:
     ap.add_argument("--only", default="mlp,transformer")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     if args.run:
         name, mode = args.run.split(",")
-        print(json.dumps(measure(name, mode, args.steps)))
+        print(json.dumps(measure(name, mode, args.steps, args.threads)))
         return
-    env = dict(os.environ, OMP_NUM_THREADS="2", OPENBLAS_NUM_THREADS="2", MKL_NUM_THREADS="2")
+    env = child_env(args.threads)
     results: dict = {}
     for _ in range(args.rounds):
         for name in args.only.split(","):
             for mode in MODES:
                 out = subprocess.run([sys.executable, __file__, "--run", f"{name},{mode}",
-                                      "--steps", str(args.steps)], capture_output=True,
+                                      "--steps", str(args.steps), "--threads",
+                                      str(args.threads)], capture_output=True,
                                      text=True, env=env, check=True)
                 res = json.loads(out.stdout.strip().splitlines()[-1])
                 for key, value in res.items():

@@ -10,18 +10,14 @@ CIFAR (batch 32, Momentum), 2-layer LSTM PTB-small (seq 35, batch 20, vocab 1000
 AdamW), ResNet-20 batch-1 inference. The sampan and Paddle models are the same code (`P` is
 the framework module); PyTorch gets the equivalent model. Each library runs in its own
 subprocess with `--threads` threads (default 2); the driver interleaves libraries over rounds
-and reports medians. `--lib sampan --peak-mem` also records the peak RSS growth of the
-ResNet-20 step. `--clock cpu` times with the process CPU clock (with `--threads 1` it
+and reports medians. Every library also reports the peak RSS growth of the ResNet-20
+step (`--peak-mem`; ru_maxrss after minus before building the model and running its steps:
+run `--only resnet20` so earlier workloads' peaks do not hide it). `--clock cpu` times with the process CPU clock (with `--threads 1` it
 approximates the latency on an idle core when the machine is busy).
 
-Thread settings: the environment variables (OMP/OPENBLAS/MKL_NUM_THREADS) are set before each
-subprocess imports its library, AND each library's own setter is called: PyTorch's
-`torch.set_num_threads`, sampan's `paddle.set_num_threads` where present, and PaddlePaddle's
-`paddle.base.core.set_num_threads` (it has no public setter). Paddle's wheel computes with
-Intel MKL (mklml), which on this machine's AMD EPYC takes its slow generic code path: one
-128x784x512 float32 GEMM takes 2.3 ms in Paddle vs 0.9 ms in NumPy's OpenBLAS. The driver
-sets MKL_DEBUG_CPU_TYPE=5 (honoured by that MKL build; AVX2 kernels: 0.94 ms), which is what
-made the earlier Paddle figures here 3-7x slower than the issue's.
+Thread settings and Paddle's MKL_DEBUG_CPU_TYPE=5 come from bench/libsetup.py (shared by
+every comparison driver; its docstring says why). PyTorch runs from `--torch-python`, else the
+`--ref-python` venv when it has torch, else /work/torchenv/bin/python.
 """
 from __future__ import annotations
 
@@ -34,6 +30,9 @@ import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from libsetup import child_env, import_lib, torch_python  # noqa: E402
 
 WORKLOADS = ("mlp", "lenet", "resnet20", "lstm", "transformer", "resnet20_infer")
 
@@ -253,28 +252,12 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def _set_threads(lib: str, module, threads: int) -> None:
-    """Each library's own thread setter (see the module docstring)."""
-    if lib == "torch":
-        module.set_num_threads(threads)
-    elif lib == "paddle":
-        module.base.core.set_num_threads(threads)
-    elif hasattr(module, "set_num_threads"):
-        module.set_num_threads(threads)
-
-
 def measure(lib: str, names, steps: int, peak_mem: bool, threads: int = 2,
             clock_name: str = "wall") -> dict:
     clock = time.process_time if clock_name == "cpu" else time.perf_counter
-    if lib == "torch":
-        import torch as T
-        _set_threads(lib, T, threads)
-        make = lambda n: torch_step(T, n)  # noqa: E731
-    else:
-        P = __import__("sampan" if lib == "sampan" else "paddle")
-        P.set_device("cpu")
-        _set_threads(lib, P, threads)
-        make = lambda n: paddle_step(P, n)  # noqa: E731
+    module = import_lib(lib, threads)
+    build = torch_step if lib == "torch" else paddle_step
+    make = lambda n: build(module, n)  # noqa: E731
     res = {}
     for name in names:
         before = _peak_rss_mb()
@@ -290,11 +273,6 @@ def measure(lib: str, names, steps: int, peak_mem: bool, threads: int = 2,
         if peak_mem and name == "resnet20":
             res["resnet20 peak MB"] = _peak_rss_mb() - before
     return res
-
-
-def _has_module(python: str, name: str) -> bool:
-    code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is None)"
-    return subprocess.run([python, "-c", code]).returncode == 0
 
 
 def main() -> None:
@@ -315,21 +293,19 @@ def main() -> None:
                                  args.clock)))
         return
     n = str(args.threads)
-    env = dict(os.environ, OMP_NUM_THREADS=n, OPENBLAS_NUM_THREADS=n, MKL_NUM_THREADS=n,
-               SAMPAN_NUM_THREADS=n, MKL_DEBUG_CPU_TYPE="5")
+    env = child_env(args.threads)
     runs = [("sampan", sys.executable)]
     if args.ref_python:
         runs.append(("paddle", args.ref_python))
-    torch_py = args.torch_python or args.ref_python
-    if torch_py and _has_module(torch_py, "torch"):
+    torch_py = torch_python(args.torch_python, args.ref_python)
+    if torch_py:
         runs.append(("torch", torch_py))
     results: dict = {lib: [] for lib, _ in runs}
     for _ in range(args.rounds):
         for lib, py in runs:
             cmd = [py, __file__, "--lib", lib, "--only", args.only, "--steps", str(args.steps),
                    "--threads", n, "--clock", args.clock]
-            if lib == "sampan":
-                cmd.append("--peak-mem")
+            cmd.append("--peak-mem")
             out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
             results[lib].append(json.loads(out.stdout.strip().splitlines()[-1]))
     keys = list(results["sampan"][0])
