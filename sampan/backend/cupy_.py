@@ -2,7 +2,7 @@
 
 Imported only when a GPU place is first used (CUDAPlace, set_device('gpu'), Tensor.cuda()),
 so `import sampan` never imports CuPy. CuPy is the optional `gpu` extra (cupy-cuda12x or
-cupy-cuda13x matching the driver). Imports only `framework.place`, NumPy and CuPy.
+cupy-cuda13x matching the driver). Imports only `framework.place`, `backend`, NumPy and CuPy.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ except ImportError:  # the module still imports (doctest collection); places ref
 from ml_dtypes import bfloat16  # noqa: F401  (CuPy has no bfloat16 kernels; ops say so)
 
 from ..framework.place import CUDAPlace, Place, register_array_type
+from .cupy_conv import kernels_for
 
 #: ops whose kernels use NumPy features CuPy lacks (ufunc.accumulate of maximum/minimum/
 #: logaddexp, take(mode=), matrix_rank(hermitian=), scalar special functions), seen by
@@ -72,3 +73,5 @@ def adopt(value, op_name: str):
 
 if _cp is not None:
     register_array_type(_cp.ndarray, __import__(__name__, fromlist=["_"]))
+    #: GEMM-shaped convolutions (backend/cupy_conv.py), found by backend/conv.py's `_own`
+    conv_kernels = kernels_for(__import__(__name__, fromlist=["_"]))

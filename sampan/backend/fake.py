@@ -3,7 +3,8 @@
 It behaves like a GPU array library where kernels can go wrong: implicit conversion to a
 NumPy array raises (as CuPy's does), and so does mixing a host `np.ndarray` into a device
 operation. Kernels that call NumPy directly instead of `xp`, mixed-place inputs and missing
-device transfers therefore fail on the CPU. Imports only `framework.place` and NumPy.
+device transfers therefore fail on the CPU. Imports only `framework.place`, `backend` and
+NumPy.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from ..backend import numpy_ as _host
 from .cupy_ import CPU_ONLY  # noqa: F401  (the fake device has CuPy's gaps, so its list)
+from .cupy_conv import kernels_for
 from ..framework.place import Place, register_array_type
 
 _ND = np.ndarray
@@ -280,3 +282,6 @@ def adopt(value, op_name: str):
 
 
 register_array_type(FakeArray, __import__(__name__, fromlist=["_"]))
+#: the GPU's convolution kernels (backend/cupy_conv.py), so that the op tests on the fake
+#: device run them; set to None to run backend/conv.py's CPU kernels on the fake device
+conv_kernels = kernels_for(__import__(__name__, fromlist=["_"]))
