@@ -114,21 +114,18 @@ class BatchNorm(OpDef):
     def compute(self, xp, x, running_mean, running_var, weight=None, bias=None,
                 momentum=0.9, epsilon=1e-5, data_format="NCHW", use_global_stats=False):
         x3 = _channel_3d(x, data_format)  # [A, C, B]: per-channel values repeat B times
+        if use_global_stats:
+            return _bn_global(xp, x, x3, running_mean, running_var, weight, bias, epsilon)
         a, c, b = x3.shape
         dt = x.dtype
-        if use_global_stats:
-            mean, var = running_mean.astype(dt), running_var.astype(dt)
-            xc = x3.reshape(a, c * b) - _rows(xp, mean, b)
-            mean_out, var_out = running_mean.copy(), running_var.copy()
-        else:
-            count = dt.type(max(a * b, 1))
-            mean = xp.einsum("acb->c", x3) / count
-            xc = x3.reshape(a, c * b) - _rows(xp, mean, b)
-            xc3 = xc.reshape(a, c, b)
-            var = xp.einsum("acb,acb->c", xc3, xc3) / count
-            rdt = running_mean.dtype
-            mean_out = running_mean * rdt.type(momentum) + mean.astype(rdt) * rdt.type(1 - momentum)
-            var_out = running_var * rdt.type(momentum) + var.astype(rdt) * rdt.type(1 - momentum)
+        count = dt.type(max(a * b, 1))
+        mean = xp.einsum("acb->c", x3) / count
+        xc = x3.reshape(a, c * b) - _rows(xp, mean, b)
+        xc3 = xc.reshape(a, c, b)
+        var = xp.einsum("acb,acb->c", xc3, xc3) / count
+        rdt = running_mean.dtype
+        mean_out = running_mean * rdt.type(momentum) + mean.astype(rdt) * rdt.type(1 - momentum)
+        var_out = running_var * rdt.type(momentum) + var.astype(rdt) * rdt.type(1 - momentum)
         invstd = (1.0 / xp.sqrt(var + dt.type(epsilon))).astype(dt)
         scale = invstd if weight is None else invstd * weight
         out = xc
@@ -249,6 +246,27 @@ def _no_second_order(api: str):
         f"{api}: second-order gradients through {api} are not supported in a static Program "
         f"(its static backward uses the fused first-order kernel _{api}_vjp); take them in "
         f"dynamic mode with paddle.grad(..., create_graph=True)")
+
+
+def _bn_global(xp, x, x3, running_mean, running_var, weight, bias, epsilon):
+    """batch_norm on running statistics (eval / use_global_stats): one fused per-channel
+    scale and shift, out = x * scale + shift with scale = weight / sqrt(var + epsilon) and
+    shift = bias - mean * scale, computed on the [C] vectors first (PyTorch's eval form)."""
+    dt = x.dtype
+    mean = running_mean.astype(dt)
+    invstd = (1.0 / xp.sqrt(running_var.astype(dt) + dt.type(epsilon))).astype(dt, copy=False)
+    scale = invstd if weight is None else invstd * weight
+    shift = -mean * scale
+    if bias is not None:
+        shift += bias.astype(dt, copy=False)
+    a, c, b = x3.shape
+    if a == 1:  # one sample: [C, 1] broadcasting beats repeating rows (no [C * B] copies)
+        out = x3.reshape(c, b) * scale[:, None]
+        out += shift[:, None]
+    else:       # rows of [C * B] are ~1.5x faster than broadcasting along a middle axis
+        out = x3.reshape(a, c * b) * _rows(xp, scale, b)
+        out += _rows(xp, shift, b)
+    return (out.reshape(x.shape), mean, invstd, running_mean.copy(), running_var.copy())
 
 
 def _channel_3d(a, data_format: str):

@@ -68,7 +68,10 @@ def _bn_global_samples(rng, dtype):
     return [Sample((r(3, 2, 4), r(2), r(2, lo=0.5, hi=1.5), r(2), r(2)),
                    {**kw, "data_format": "NCL"}),
             Sample((r(2, 2, 3), r(3), r(3, lo=0.5, hi=1.5), r(3), r(3)),
-                   {**kw, "data_format": "NLC", "epsilon": 1e-2}, name="NLC")]
+                   {**kw, "data_format": "NLC", "epsilon": 1e-2}, name="NLC"),
+            Sample((r(1, 3, 2, 4), r(3), r(3, lo=0.5, hi=1.5), r(3), r(3)), kw, name="batch 1"),
+            Sample((r(1, 4, 3), r(3), r(3, lo=0.5, hi=1.5), r(3), r(3)),
+                   {**kw, "data_format": "NLC"}, name="batch 1 NLC")]
 
 
 def _bn_vjp(x, dout, mean, invstd, w=None, **kw):
