@@ -32,6 +32,23 @@ from .framework.signal_handler import disable_signal_handler  # noqa: F401,E402
 tensor.create_parameter = Tensor.create_parameter = create_parameter
 
 
+def _create_tensor(dtype, name=None, persistable=False):
+    """paddle.tensor.create_tensor (static/tensor_create.py), loaded on first call."""
+    from .static.tensor_create import create_tensor as _create
+    return _create(dtype, name, persistable)
+
+
+def _tensor_block(self):
+    """The global Block of the default main Program (Paddle's eager Tensor.block)."""
+    from .static.tensor_create import tensor_block
+    return tensor_block(self)
+
+
+_create_tensor.__name__ = _create_tensor.__qualname__ = "create_tensor"
+tensor.create_tensor = Tensor.create_tensor = _create_tensor
+Tensor.block = property(_tensor_block, doc=_tensor_block.__doc__)
+
+
 def _sparse_method(name: str):
     """A dense Tensor method of paddle.sparse (to_sparse_coo, ...), loaded on first call so
     that `import sampan` does not load the sparse room (whose face imports nn)."""

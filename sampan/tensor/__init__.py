@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..framework.tensor import Tensor
 from . import (attribute, compat3, compat3_creation, compat3_linalg, compat3_methods,
                compat3_names, creation, extra, indexing, linalg, logic, manipulation, math,
-               random, search, stat)
+               random, search, special_methods, stat)
 from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
@@ -44,6 +44,8 @@ for _name in TENSOR_METHODS:
 for _name, _fn in {**compat3_methods.METHODS, **compat3_creation.METHODS,
                    **compat3_methods.PROPERTIES}.items():
     setattr(Tensor, _name, _fn)  # Tensor-only methods and properties of Paddle 3.3.1
+for _name, _fn in {**special_methods.METHODS, **special_methods.PROPERTIES}.items():
+    setattr(Tensor, _name, _fn)  # sparse, SelectedRows, vocab and distributed views
 
 
 def _forward_operator(op):
