@@ -19,3 +19,4 @@ from . import text_ops  # noqa: F401
 from . import math_igamma  # noqa: F401
 from . import quant  # noqa: F401
 from . import collective  # noqa: F401
+from . import ps  # noqa: F401
