@@ -12,6 +12,7 @@ from .env import (Group, ParallelEnv, destroy_process_group, get_group, get_rank
 from .more import *  # noqa: F401,F403
 from .more import __all__ as _more_all
 from .parallel import DataParallel  # noqa: F401
+from .ps.entry import CountFilterEntry, ProbabilityEntry, ShowClickEntry  # noqa: F401
 from .spawn import spawn  # noqa: F401
 from .split import split  # noqa: F401
 
@@ -19,7 +20,8 @@ __all__ = list(_coll_all) + ["Group", "ParallelEnv", "destroy_process_group", "g
                              "get_rank", "get_world_size", "init_parallel_env",
                              "is_initialized", "new_group", "DataParallel", "spawn", "split",
                              "InMemoryDataset", "QueueDataset", "io", "launch",
-                             "save_state_dict", "load_state_dict"] + list(_more_all)
+                             "save_state_dict", "load_state_dict", "CountFilterEntry",
+                             "ProbabilityEntry", "ShowClickEntry"] + list(_more_all)
 
 
 def __getattr__(name: str):
