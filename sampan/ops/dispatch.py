@@ -62,7 +62,7 @@ def dispatch(op: OpDef, inputs: tuple, attrs: dict = _EMPTY, _eager: bool = Fals
     if op.promote and arrays[0].dtype is not arrays[-1].dtype:
         return _eager_general(op, inputs, attrs)
     if op.check:
-        op.infer(*[spec_of(a) for a in arrays], **attrs)
+        _check(op, arrays, attrs)
     try:
         out = op.compute(_xp, *arrays, **attrs) if attrs else op.compute(_xp, *arrays)
     except Exception as err:  # explain with infer, which names the op and argument
@@ -83,6 +83,46 @@ def eager(op: OpDef, inputs: tuple, attrs: dict = _EMPTY):
 
 
 _flags.EAGER[0] = eager
+
+
+_CHECKED: dict = {}   # signatures of `check` calls whose infer passed (infer is pure)
+_CHECKED_MAX = 4096
+_PLAIN_ATTR = frozenset((int, float, str, bool, type(None)))
+
+
+def _check(op: OpDef, arrays: list, attrs: dict) -> None:
+    """`op.infer` before the kernel of a `check` op (one whose kernel would accept bad input
+    silently). A signature (op, shapes, dtypes, attrs with their types) that passed once is
+    not checked again: infer is a pure function of them (a conv's infer costs ~15 us)."""
+    key = _signature(op, arrays, attrs)
+    if key is not None and key in _CHECKED:
+        return
+    op.infer(*[spec_of(a) for a in arrays], **attrs)
+    if key is not None:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = True
+
+
+def _signature(op: OpDef, arrays: list, attrs: dict):
+    """A hashable, exact key of a call, or None when an attr is not plain data (ints,
+    floats, strings, bools, None, flat lists/tuples of them); types are part of the key so
+    1, 1.0 and True never share an entry."""
+    parts = [op]
+    for a in arrays:
+        parts.append(None if a is None else (a.shape, a.dtype))
+    for k, v in attrs.items():
+        c = v.__class__
+        if c is list or c is tuple:
+            types = tuple([e.__class__ for e in v])
+            if not _PLAIN_ATTR.issuperset(types):
+                return None
+            parts.append((k, c, tuple(v), types))
+        elif c in _PLAIN_ATTR:
+            parts.append((k, c, v))
+        else:
+            return None
+    return tuple(parts)
 
 
 def _wrap(arr) -> Tensor:
