@@ -13,6 +13,7 @@ import collections
 
 import numpy as np
 
+from ..framework import place as _place
 from ..framework.flags import STATE
 from ..framework.tensor import wrap
 from ..ops.dispatch import dispatch
@@ -39,7 +40,8 @@ class ProgramRunner:
         self.params = list(params)
         self.param_names = [_bound_name(program, p) for p in self.params]
         self.where = where   # "function 'f' (file.py:12)" for error messages
-        self.exe = Executor()
+        self.exe = Executor(_place.CPUPlace())
+        self._device_exes: dict = {}   # device place -> its Executor
         block = program.global_block()
         outs = [block.var(n) for n in self.out_names]
         self.out_attrs = {"out_shapes": [list(v.shape) for v in outs],
@@ -66,10 +68,11 @@ class ProgramRunner:
     # --- the run_program protocol --------------------------------------------------------
     def forward(self, x, params, saved) -> list:
         feed = dict(zip(self.in_names, x))
+        place = _device_place(list(x) + list(params))
         if saved is None or not saved.train:
-            return self._run(feed, self.out_names)
+            return self._run(feed, self.out_names, place)
         grad = self.backward_program(saved.mask)
-        values = self._run(feed, self.out_names + grad.saved_names)
+        values = self._run(feed, self.out_names + grad.saved_names, place)
         n = len(self.out_names)
         saved.values = values[n:]
         saved.out_meta = [(v.shape, v.dtype) for v in values[:n]]
@@ -82,12 +85,14 @@ class ProgramRunner:
                                f"its gradient needs (it ran under no_grad, or no input "
                                f"needed a gradient)")
         grad = self._backward[saved.mask]
+        place = _device_place(saved.values)
         og = []
         for k in self._float_outs:
             g = grads[k]
             if g is None:
                 shape, dtype = saved.out_meta[k]
-                g = wrap(np.zeros(shape, dtype))
+                zeros = np.zeros(shape, dtype)
+                g = wrap(zeros if place is None else _place.move(zeros, place))
             og.append(g)
         feeds = og + [wrap(v) for v in saved.values]
         # under create_graph the gradients depend on the forward inputs: make them op inputs
@@ -101,9 +106,16 @@ class ProgramRunner:
         return flat[:n], flat[n:]
 
     # --- internals -------------------------------------------------------------------------
-    def _run(self, feed: dict, fetch: list) -> list:
+    def _run(self, feed: dict, fetch: list, place=None) -> list:
+        """The fetched arrays, computed on `place` (a device place; None: the CPU)."""
         try:
-            return self.exe.run(self.program, feed=feed, fetch_list=fetch)
+            if place is None:
+                return self.exe.run(self.program, feed=feed, fetch_list=fetch)
+            exe = self._device_exes.get(place)
+            if exe is None:
+                exe = self._device_exes[place] = Executor(place)
+            outs = exe.run(self.program, feed=feed, fetch_list=fetch, return_numpy=False)
+            return [t._data for t in outs]
         except Exception as err:
             raise type(err)(f"{err}\n  (while running the static program of "
                             f"{self.where})") from err
@@ -132,6 +144,14 @@ class _GradRunner(ProgramRunner):
             f"run_program: higher-order gradients (paddle.grad(..., create_graph=True) and "
             f"then backward) through {self.where} are not supported; compute them in eager "
             f"mode (paddle.jit.enable_to_static(False))")
+
+
+def _device_place(arrays):
+    """The device place of the first device array in `arrays` (None: all on the host)."""
+    for a in arrays:
+        if a is not None and _place.is_device_array(a):
+            return _place.place_of(a)
+    return None
 
 
 def _mask(inputs, params) -> tuple:

@@ -23,8 +23,9 @@ CPU_ONLY = frozenset({
     # samplers drawing from the host generator inside the kernel
     "bernoulli", "poisson", "exponential", "cauchy", "geometric", "multinomial",
     "standard_gamma", "binomial",
-    # the static Executor and MPI collectives hold host arrays
-    "run_program", "send_recv", "recv",
+    # MPI collectives and parameter-server ops exchange host buffers
+    "send_recv", "recv", "distributed_lookup_table", "distributed_push_sparse",
+    "distributed_push_dense", "distributed_step", "distributed_pull_dense", "listen_and_serv",
 })
 
 

@@ -27,6 +27,7 @@ from typing import Callable
 import numpy as np
 
 from ..backend import numpy_ as _xp
+from ..framework import place as _place
 from ..framework.random import next_seed
 from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from .plan import Plan, compile_block as _compile
@@ -44,12 +45,17 @@ class Scope:
         self._vars: dict = {}
 
     def get(self, name: str, default=None):
-        return self._vars.get(name, default)
+        """The value of `name` as a host array (a copy when it lives on a device)."""
+        arr = self._vars.get(name, default)
+        if arr is not None and arr.__class__ is not _ND and _place.is_device_array(arr):
+            return _place.backend_of(arr).to_host(arr)
+        return arr
 
     def set(self, name: str, value) -> None:
         """Store a copy of `value` (Paddle copies into the scope's tensor; optimizer ops
-        later update the stored array in place)."""
-        self._vars[name] = np.array(value._data if isinstance(value, Tensor) else value)
+        later update the stored array in place). Device arrays stay on their device."""
+        arr = value._data if isinstance(value, Tensor) else value
+        self._vars[name] = arr.copy() if _place.is_device_array(arr) else np.array(arr)
 
     def find_var(self, name: str):
         return _ScopeVar(self, name) if name in self._vars else None
@@ -188,12 +194,13 @@ class Executor:
         fetch, values = _eager_fetches(program, fetch)
         plan = _top_plan(program, plans, tuple(feed), tuple(fetch))
         _set_run_values(source, scope)
-        outs = _execute(program, plan, feed, scope, plans)
+        dev = _Device.of(self.place)
+        outs = _execute(program, plan, feed, scope, plans, dev)
         if values:  # eager tensors in fetch_list are fetched by value, in their place
             run = iter(outs)
             outs = [next(run) if v is None else v for v in values]
         if return_numpy:
-            return outs
+            return outs if dev is None else [_host(o) for o in outs]
         return [wrap(o) for o in outs]
 
     def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0,
@@ -259,7 +266,7 @@ def _eager_fetches(program: Program, fetch: list) -> tuple:
             names.append(f if isinstance(f, str) else known[1])
             values.append(None)
         else:
-            values.append(np.array(f._data))
+            values.append(_host(f._data).copy())
     return names, values
 
 
@@ -274,8 +281,40 @@ def _fetch_name(f, where: str):
                     f"list/tuple of them), got {type(f).__name__}")
 
 
+class _Device:
+    """The device place an Executor computes on: its backend (`xp`) and array moves."""
+
+    __slots__ = ("place", "xp")
+
+    def __init__(self, place) -> None:
+        self.place = place
+        self.xp = place.backend()
+
+    @staticmethod
+    def of(place) -> "_Device | None":
+        """None for the host (CPU, pinned memory), else the device of `place` (a Place,
+        'gpu:N' or None: the current device, as set by paddle.set_device)."""
+        place = _place.to_place(place)
+        if place.backend_module is None:
+            return None
+        return _Device(place)
+
+    def put(self, arr):
+        """`arr` on this device (moved when it is elsewhere)."""
+        if arr.__class__ is self.xp.ndarray and _place.place_of(arr) == self.place:
+            return arr
+        return _place.move(arr, self.place)
+
+
+def _host(arr):
+    """A NumPy array of `arr` (copied from its device when it lives on one)."""
+    if arr.__class__ is _ND or not _place.is_device_array(arr):
+        return arr
+    return _place.backend_of(arr).to_host(arr)
+
+
 def _execute(program: Program, plan: Plan, feed: dict, scope: Scope,
-             cache: dict | None = None) -> list:
+             cache: dict | None = None, dev: _Device | None = None) -> list:
     env = [None] * plan.nslots
     top = plan.block_idx == 0
     feeds = plan.feeds
@@ -284,18 +323,18 @@ def _execute(program: Program, plan: Plan, feed: dict, scope: Scope,
         if spec is None:  # ignored (warned when the plan was compiled)
             continue
         arr = value._data if isinstance(value, Tensor) else value
-        if arr.__class__ is not _ND:
+        if arr.__class__ is not _ND and not _place.is_device_array(arr):
             arr = to_array(arr, spec.dtype)
         if top:
             check_feed_array(spec, arr)
-        env[spec.slot] = arr
-    _read_values(program, plan, scope, env)
+        env[spec.slot] = arr if dev is None else dev.put(arr)
+    _read_values(program, plan, scope, env, dev)
     extra = _seeds(program, plan)  # step -> attrs added at run time (seed, _run_block)
     if plan.runners:
-        runner = {"_run_block": block_runner(program, scope, cache)}
+        runner = {"_run_block": block_runner(program, scope, cache, dev)}
         for k in plan.runners:
             extra[k] = runner
-    _run_steps(program, plan, env, extra)
+    _run_steps(program, plan, env, extra, dev)
     bound = program._bound
     for idx, name in plan.writes:
         t = bound.get(name)
@@ -306,11 +345,15 @@ def _execute(program: Program, plan: Plan, feed: dict, scope: Scope,
         else:
             scope._vars[name] = env[idx]
     if plan.targets:  # fetched values must not change when a later run updates in place
-        return [_unshared(env[i], i, env, plan.targets) for i in plan.fetch]
+        xp = _xp if dev is None else dev.xp
+        return [_unshared(xp, env[i], i, env, plan.targets) for i in plan.fetch]
     return [env[i] for i in plan.fetch]
 
 
-def _read_values(program: Program, plan: Plan, scope: Scope, env: list) -> None:
+def _read_values(program: Program, plan: Plan, scope: Scope, env: list,
+                 dev: _Device | None = None) -> None:
+    """Persistable values into `env`; on a device, host values are moved there (scope
+    values stay moved: parameters live on the device after the first run)."""
     consts, bound = program._consts, program._bound
     for idx, name in plan.reads:
         arr = consts.get(name)
@@ -321,10 +364,29 @@ def _read_values(program: Program, plan: Plan, scope: Scope, env: list) -> None:
                 raise RuntimeError(f"Executor.run: persistable variable {name!r} has no value "
                                    f"in the scope; run the startup program first "
                                    f"(exe.run(paddle.static.default_startup_program()))")
+        if dev is not None and arr.__class__ is not dev.xp.ndarray:
+            arr = _moved_const(program, name, arr, dev) if name in consts else dev.put(arr)
+            if scope._vars.get(name) is not None:
+                scope._vars[name] = arr
         env[idx] = arr
 
 
-def _run_steps(program: Program, plan: Plan, env: list, extra: dict) -> None:
+# Program -> {(const name, place): (host array, its device copy)}: constants are moved once
+_CONSTS_ON: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _moved_const(program: Program, name: str, arr, dev: _Device):
+    cache = _CONSTS_ON.setdefault(program, {})
+    hit = cache.get((name, dev.place))
+    if hit is None or hit[0] is not arr:
+        hit = cache[(name, dev.place)] = (arr, dev.put(arr))
+    return hit[1]
+
+
+def _run_steps(program: Program, plan: Plan, env: list, extra: dict,
+               dev: _Device | None = None) -> None:
+    if dev is not None:
+        return _run_device_steps(program, plan, env, extra, dev)
     xp = _xp
     updates = plan.updates
     for k, (compute, args, attrs, outs, multi, simple, frees, rnd) in enumerate(plan.steps):
@@ -356,6 +418,41 @@ def _run_steps(program: Program, plan: Plan, env: list, extra: dict) -> None:
             env[i] = None
 
 
+def _run_device_steps(program: Program, plan: Plan, env: list, extra: dict,
+                      dev: _Device) -> None:
+    """_run_steps on a device: kernels get the device's `xp`; ops without array inputs
+    (creation, random) compute on the host and move their outputs, as eager dispatch does."""
+    xp, adopt, updates = dev.xp, dev.xp.adopt, plan.updates
+    ops = program.block(plan.block_idx).ops
+    for k, (compute, args, attrs, outs, multi, simple, frees, rnd) in enumerate(plan.steps):
+        if rnd:
+            attrs = {**attrs, **extra[k]}
+        vals = [env[a] if type(a) is int else None if a is None else [env[i] for i in a]
+                for a in args]
+        try:
+            if updates and k in updates and _writable(vals, updates[k], xp):
+                fn, updated, mask = updates[k]
+                for j, m in zip(updated, mask):
+                    if not m:
+                        vals[j] = vals[j].copy()
+                fn(xp, *vals, **attrs)
+                for i, j in zip(outs, updated):
+                    env[i] = vals[j]
+                continue
+            if any(v is not None for v in vals):
+                res = compute(xp, *vals, **attrs)
+                res = tuple(adopt(o, ops[k].type) for o in (res if multi else (res,)))
+            else:
+                res = compute(_xp, *vals, **attrs)
+                res = tuple(dev.put(_asarray(o)) for o in (res if multi else (res,)))
+            for i, o in zip(outs, res):
+                env[i] = o
+        except Exception as err:
+            _reraise(err, program.block(plan.block_idx), k)
+        for i in frees:
+            env[i] = None
+
+
 def _reraise(err: Exception, block, k: int):
     """Re-raise a kernel error naming the op and the user's line that built it."""
     op = block.ops[k]
@@ -372,29 +469,35 @@ def _reraise(err: Exception, block, k: int):
     raise new from err
 
 
-def _writable(vals: list, update: tuple) -> bool:
+def _writable(vals: list, update: tuple, xp=_xp) -> bool:
     """The arrays an in-place update would overwrite are writeable, own their memory
-    (no view of another array: distinct owners cannot overlap) and are all distinct."""
+    (no view of another array: distinct owners cannot overlap) and are all distinct.
+    Device arrays (`xp.ndarray`, no `writeable` flag) need only the last two."""
     seen = set()
     for j, m in zip(update[1], update[2]):
         if not m:
             continue
         a = vals[j]
-        if a.__class__ is not _ND or a.base is not None or not a.flags.writeable \
-                or id(a) in seen:
+        if a.__class__ is _ND:
+            if not a.flags.writeable:
+                return False
+        elif a.__class__ is not xp.ndarray:
+            return False
+        if a.base is not None or id(a) in seen:
             return False
         seen.add(id(a))
     return True
 
 
-def _unshared(arr, idx: int, env: list, targets) -> np.ndarray:
+def _unshared(xp, arr, idx: int, env: list, targets) -> np.ndarray:
     """A fetched array that is (or may view) an array updated in place: a copy."""
     if idx in targets:
         return arr.copy()
-    if arr.__class__ is _ND:
+    if arr.__class__ is _ND or arr.__class__ is xp.ndarray:
         for i in targets:
             t = env[i]
-            if t is not None and np.may_share_memory(arr, t):
+            if t is not None and t.__class__ is arr.__class__ and \
+                    xp.may_share_memory(arr, t):
                 return arr.copy()
     return arr
 
@@ -409,7 +512,8 @@ def _seeds(program: Program, plan: Plan) -> dict:
     return {k: {"seed": next_seed()} for k in plan.random}
 
 
-def block_runner(program: Program, scope: Scope, cache: dict | None = None):
+def block_runner(program: Program, scope: Scope, cache: dict | None = None,
+                 dev: _Device | None = None):
     """The `_run_block(block_idx, feed, fetch)` callable given to ops with `runs_blocks`
     (plans cached in `cache`, this program's plan dict, per version, block, feed and fetch
     names)."""
@@ -421,5 +525,5 @@ def block_runner(program: Program, scope: Scope, cache: dict | None = None):
         plan = cache.get(key)
         if plan is None:
             plan = cache[key] = _compile(program, tuple(feed), fetch, block_idx)
-        return _execute(program, plan, feed, scope, cache)
+        return _execute(program, plan, feed, scope, cache, dev)
     return run_block
