@@ -11,7 +11,7 @@ import signal
 import sys
 import traceback
 
-from sampan.distributed.status import status_path, write_status
+from sampan.distributed.status import rank_label, status_path, write_status
 
 
 def _run_spawned(path: str) -> None:
@@ -52,7 +52,7 @@ def main(argv: list) -> int:
             return 1
     except BaseException:
         text = traceback.format_exc()
-        rank = os.environ.get("PADDLE_TRAINER_ID", "0")
+        rank = rank_label()
         sys.stderr.write(f"[rank {rank}] {text}")
         sys.stderr.flush()
         write_status("err", text)
@@ -109,7 +109,7 @@ def _finalize_mpi(limit: float = 30.0) -> None:
 
 
 def _report_silent_death(child: int, status: int) -> None:
-    rank = os.environ.get("PADDLE_TRAINER_ID", "0")
+    rank = rank_label()
     if os.WIFSIGNALED(status):
         text = (f"rank {rank} (pid {child}) was killed by "
                 f"{signal.Signals(os.WTERMSIG(status)).name}\n")

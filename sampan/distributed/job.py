@@ -28,6 +28,29 @@ def rank_env(rank: int, nranks: int, ips: str = "127.0.0.1") -> dict:
             "PADDLE_DISTRI_BACKEND": "mpi", "OMP_NUM_THREADS": "1"}
 
 
+def ps_env(rank: int, server_num: int, trainer_num: int, ips: str = "127.0.0.1") -> dict:
+    """The variables Paddle's launcher gives MPI rank `rank` of a parameter-server job on one
+    node: ranks 0..server_num-1 are servers (TRAINING_ROLE=PSERVER), the rest trainers."""
+    host = ips.split(",")[0] or "127.0.0.1"
+    servers = [f"{host}:{_BASE_PORT + i}" for i in range(server_num)]
+    trainers = [f"{host}:{_BASE_PORT + 100 + i}" for i in range(trainer_num)]
+    env = {"PADDLE_PSERVERS_IP_PORT_LIST": ",".join(servers),
+           "PADDLE_TRAINER_ENDPOINTS": ",".join(trainers),
+           "PADDLE_TRAINERS_NUM": str(trainer_num), "PADDLE_PSERVER_NUM": str(server_num),
+           "POD_IP": host, "PADDLE_NNODES": "1", "PADDLE_DISTRI_BACKEND": "mpi",
+           "OMP_NUM_THREADS": "1"}
+    if rank < server_num:
+        env.update({"TRAINING_ROLE": "PSERVER", "PADDLE_ROLE": "PSERVER",
+                    "PADDLE_PORT": servers[rank].split(":")[1],
+                    "PADDLE_PSERVER_ID": str(rank), "PADDLE_CURRENT_ENDPOINT": servers[rank]})
+    else:
+        tid = rank - server_num
+        env.update({"TRAINING_ROLE": "TRAINER", "PADDLE_ROLE": "TRAINER",
+                    "PADDLE_TRAINER_ID": str(tid), "PADDLE_PORT": trainers[tid].split(":")[1],
+                    "PADDLE_CURRENT_ENDPOINT": trainers[tid]})
+    return env
+
+
 def _mpiexec() -> str:
     path = shutil.which("mpiexec") or shutil.which("mpirun")
     if path is None:
@@ -38,10 +61,15 @@ def _mpiexec() -> str:
 
 class Job:
     """N ranks of `argv_tail` (arguments after `python -m sampan.distributed._rank`)
-    started by one mpiexec and watched through per-rank status files."""
+    started by one mpiexec and watched through per-rank status files. `envs` (one dict per
+    rank; default Paddle's trainer variables) and `labels` (e.g. "server 0", named in
+    failure reports) describe parameter-server jobs."""
 
-    def __init__(self, nranks: int, argv_tail: list, ips: str = "127.0.0.1") -> None:
+    def __init__(self, nranks: int, argv_tail: list, ips: str = "127.0.0.1",
+                 envs: list | None = None, labels: list | None = None) -> None:
         self.nranks = nranks
+        self.labels = labels
+        envs = envs or [rank_env(rank, nranks, ips) for rank in range(nranks)]
         self.status_dir = tempfile.mkdtemp(prefix="sampan_dist_")
         # the launcher, not hydra, stops the other ranks, so it can tell which one failed
         cmd = [_mpiexec(), ]
@@ -49,9 +77,10 @@ class Job:
             if rank:
                 cmd.append(":")
             cmd += ["-n", "1"]
-            for key, value in rank_env(rank, nranks, ips).items():
+            for key, value in envs[rank].items():
                 cmd += ["-env", key, value]
             cmd += ["-env", "SAMPAN_DIST_STATUS", self.status_dir]
+            cmd += ["-env", "SAMPAN_DIST_RANK", str(rank)]
             cmd += [sys.executable, "-m", "sampan.distributed._rank"] + list(argv_tail)
         self.proc = subprocess.Popen(cmd, start_new_session=True)
 
@@ -112,12 +141,16 @@ class Job:
         parts = []
         for rank in self._errors():
             with open(self._file(rank, "err")) as f:
-                parts.append(f"rank {rank} of {self.nranks} failed:\n{f.read()}")
+                parts.append(f"rank {rank} of {self.nranks}{self._label(rank)} failed:\n"
+                             f"{f.read()}")
         dead = None if parts else self._dead_rank()
         if dead is not None:
-            parts.append(f"rank {dead} of {self.nranks} died without a Python traceback "
+            parts.append(f"rank {dead} of {self.nranks}{self._label(dead)} died without a Python traceback "
                          f"(os._exit or a crash in native code)")
         return "\n".join(parts)
+
+    def _label(self, rank: int) -> str:
+        return f" ({self.labels[rank]})" if self.labels else ""
 
     def stop(self) -> None:
         """Stop mpiexec and every rank it started."""

@@ -2,13 +2,15 @@
 this machine through MPI's launcher (mpiexec) with the environment Paddle's launcher sets,
 and watch them: a rank that raises or dies makes the launcher stop the others and exit
 non-zero, naming the rank and showing its traceback. Accepts Paddle's launch arguments.
+Parameter-server jobs: `--server_num S --trainer_num T` (or `--servers`/`--trainers`
+endpoint lists): MPI ranks 0..S-1 are servers, the rest trainers, with Paddle's PS variables.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .job import Job
+from .job import Job, ps_env
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,7 +21,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--log_dir", type=str, default="log")
     for name in ("--master", "--rank", "--nnodes", "--job_id", "--run_mode", "--devices",
                  "--gpus", "--xpus", "--log_level", "--host", "--servers", "--trainers",
-                 "--server_num", "--trainer_num", "--elastic_level", "--elastic_timeout",
+                 "--workers", "--server_num", "--trainer_num", "--worker_num", "--elastic_level", "--elastic_timeout",
                  "--max_restart", "--legacy", "--selected_gpus", "--started_port"):
         p.add_argument(name, type=str, default=None)
     p.add_argument("training_script", type=str)
@@ -37,17 +39,55 @@ def _nprocs(args) -> int:
         raise SystemExit(f"paddle.distributed.launch: --nproc_per_node must be >= 1, got {n}")
     if args.nnodes not in (None, "1") or len(args.ips.split(",")) > 1:
         raise SystemExit("paddle.distributed.launch: only one node (this machine) is supported")
-    if args.server_num or args.servers:
-        raise SystemExit("paddle.distributed.launch: parameter-server mode is not supported")
     return n
+
+
+def _count(args, num: str, lists: tuple) -> int:
+    """A role's count from `--<role>_num` or an endpoint list (`--servers a:1,b:2`)."""
+    value = getattr(args, num)
+    if value is None:
+        for name in lists:
+            if getattr(args, name):
+                return len([e for e in getattr(args, name).split(",") if e])
+        return 0
+    if not value.isdigit():
+        raise SystemExit(f"paddle.distributed.launch: --{num} must be an integer, got "
+                         f"{value!r}")
+    return int(value)
+
+
+def ps_roles(args):
+    """(server_num, trainer_num) of a parameter-server job, or None for a collective one."""
+    servers = _count(args, "server_num", ("servers",))
+    trainers = _count(args, "trainer_num", ("trainers", "workers")) or \
+        _count(args, "worker_num", ())
+    if not servers and not trainers:
+        return None
+    if servers < 1 or trainers < 1:
+        raise SystemExit(f"paddle.distributed.launch: a parameter-server job needs at least "
+                         f"one server and one trainer, got --server_num {servers} "
+                         f"--trainer_num {trainers}")
+    if args.nnodes not in (None, "1"):
+        raise SystemExit("paddle.distributed.launch: only one node (this machine) is supported")
+    return servers, trainers
+
+
+def _job(args) -> Job:
+    tail = ["--script", args.training_script] + list(args.training_script_args)
+    roles = ps_roles(args)
+    if roles is None:
+        return Job(_nprocs(args), tail, args.ips)
+    servers, trainers = roles
+    n = servers + trainers
+    labels = [f"server {r}" if r < servers else f"trainer {r - servers}" for r in range(n)]
+    envs = [ps_env(r, servers, trainers, args.ips) for r in range(n)]
+    return Job(n, tail, args.ips, envs=envs, labels=labels)
 
 
 def main(argv=None) -> int:
     """Entry point of `python -m sampan.distributed.launch`; returns the exit status."""
     args = _parser().parse_args(argv)
-    n = _nprocs(args)
-    job = Job(n, ["--script", args.training_script] + list(args.training_script_args),
-              args.ips)
+    job = _job(args)
     try:
         ok, report = job.wait()
     except KeyboardInterrupt:

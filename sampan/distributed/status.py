@@ -10,7 +10,13 @@ def status_path(kind: str):
     folder = os.environ.get("SAMPAN_DIST_STATUS")
     if not folder:
         return None
-    return os.path.join(folder, f"rank_{os.environ.get('PADDLE_TRAINER_ID', '0')}.{kind}")
+    return os.path.join(folder, f"rank_{rank_label()}.{kind}")
+
+
+def rank_label() -> str:
+    """This process's rank in the launched job (its MPI rank; in a parameter-server job
+    servers have no PADDLE_TRAINER_ID)."""
+    return os.environ.get("SAMPAN_DIST_RANK") or os.environ.get("PADDLE_TRAINER_ID", "0")
 
 
 def write_status(kind: str, text: str = "") -> None:
