@@ -198,15 +198,17 @@ def _size(shape) -> int:
 @register
 class ListenAndServ(OpDef):
     """The server program's op: serve the sparse `tables` (TableConfig dicts) and the dense
-    parameters named `dense` (their initial values are the `params` inputs, in order) to
-    `trainers` trainers in `mode` ('sync' or 'async') until every trainer stopped. Running
+    parameters named `dense` (their initial values are the `params` inputs, in order; their
+    server rule `dense_optimizer`, e.g. ["adam", lr, beta1, beta2, eps]) to `trainers` trainers in `mode` ('sync' or 'async') until every trainer stopped. Running
     it enters the server loop registered by the PS runtime (fleet.run_server)."""
     name = "listen_and_serv"
     inputs = ("*params",)
-    attrs = {"tables": [], "dense": [], "mode": "sync", "trainers": 1}
+    attrs = {"tables": [], "dense": [], "dense_optimizer": None, "mode": "sync",
+             "trainers": 1}
     side_effects = True
 
-    def infer(self, params, tables=(), dense=(), mode="sync", trainers=1):
+    def infer(self, params, tables=(), dense=(), dense_optimizer=None, mode="sync",
+              trainers=1):
         api = "listen_and_serv"
         if mode not in ("sync", "async"):
             raise ValueError(f"{api}: mode must be 'sync' or 'async', got {mode!r}")
@@ -219,13 +221,14 @@ class ListenAndServ(OpDef):
                                  f"and a dim, got {t!r}")
         return TensorSpec((), "int32")
 
-    def compute(self, xp, params, tables=(), dense=(), mode="sync", trainers=1):
+    def compute(self, xp, params, tables=(), dense=(), dense_optimizer=None, mode="sync",
+                trainers=1):
         run = _RUNTIME["server"]
         if run is None:
             raise RuntimeError("listen_and_serv: no parameter-server runtime in this "
                                "process; start the server with fleet.init_server() and "
                                "fleet.run_server()")
         config = {"tables": list(tables), "dense": list(dense), "mode": mode,
-                  "trainers": trainers}
+                  "trainers": trainers, "dense_optimizer": dense_optimizer}
         run(config, dict(zip(dense, params)))
         return _token(xp)
