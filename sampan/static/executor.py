@@ -156,6 +156,12 @@ class Executor:
     """
 
     def __init__(self, place=None) -> None:
+        try:
+            _place.to_place(place)
+        except ValueError:
+            raise ValueError(f"Executor: place must be a Place (CPUPlace(), CUDAPlace(n)), "
+                             f"'cpu', 'gpu' or 'gpu:N', or None (the current device), got "
+                             f"{place!r}") from None
         self.place = place
         self._cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
