@@ -9,6 +9,7 @@ import pickle
 import numpy as np
 
 from ..framework.tensor import wrap
+from ..ops.collective import run_inplace
 from ..ops.dispatch import call
 from ..tensor.manipulation_join import stack, unbind
 from .comm import MpiComm
@@ -41,7 +42,12 @@ class _DoneTask:
         return True
 
 
+_DONE = _DoneTask()
+
+
 def _op_name(api: str, op) -> str:
+    if op.__class__ is int and op in _OP_NAMES:
+        return _OP_NAMES[op]
     if op not in _OP_NAMES or isinstance(op, bool):
         raise ValueError(f"{api}: op must be a paddle.distributed.ReduceOp (SUM, MAX, MIN, "
                          f"PROD, AVG), got {op!r}")
@@ -58,7 +64,7 @@ def _peer(api: str, arg: str, group, rank: int) -> int:
 
 def _inplace(tensor, result):
     tensor._rebind(result)
-    return _DoneTask()
+    return _DONE
 
 
 def _check_tensor(api: str, arg: str, value) -> None:
@@ -89,8 +95,8 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     _check_tensor("all_reduce", "tensor", tensor)
     name = _op_name("all_reduce", op)
     g = _group("all_reduce", group)
-    if not g.is_member():
-        return _DoneTask()
+    if not g.is_member() or run_inplace("all_reduce", tensor, op=name, ring_id=g.id):
+        return _DONE
     return _inplace(tensor, call("all_reduce", tensor._alias(), op=name, ring_id=g.id))
 
 
@@ -101,6 +107,8 @@ def broadcast(tensor, src, group=None, sync_op=True):
     if not g.is_member():
         return _DoneTask()
     src = _peer("broadcast", "src", g, src)
+    if run_inplace("broadcast", tensor, src=src, ring_id=g.id):
+        return _DONE
     return _inplace(tensor, call("broadcast", tensor._alias(), src=src, ring_id=g.id))
 
 
@@ -127,6 +135,8 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
     if not g.is_member():
         return _DoneTask()
     dst = _peer("reduce", "dst", g, dst)
+    if run_inplace("reduce", tensor, op=name, dst=dst, ring_id=g.id):
+        return _DONE
     return _inplace(tensor, call("reduce", tensor._alias(), op=name, dst=dst, ring_id=g.id))
 
 
