@@ -23,7 +23,7 @@ ROOMS = [
     ["nn", "regularizer", "sparse.nn"],
     # the Layer faces of static and jit (static.nn; TranslatedLayer and jit.load, which
     # returns one) and the package __init__s that re-export them
-    ["static.nn", "static.nn_conv", "static.nn_norm", "static.nn_legacy", "static.__init__", "jit.__init__",
+    ["static.nn", "static.nn_conv", "static.nn_norm", "static.nn_legacy", "static.nn_deform", "static.__init__", "jit.__init__",
      "jit.save_load", "jit.translated_layer"],
     ["optimizer"],
     ["io", "reader"],

@@ -26,7 +26,8 @@ def along_shapes(api: str, arr: tuple, idx: tuple, axis: int, broadcast: bool, p
                 raise ValueError(f"{api}: with broadcast=False indices (shape {list(idx)}) "
                                  f"must not be larger than arr (shape {list(arr)}) on dim {i}")
         return arr, idx
-    fits = all(a < 0 or b < 0 or b <= a for a, b in zip(arr, idx))
+    # indices may be longer than arr on `axis` itself (a scatter-add of many values)
+    fits = all(a < 0 or b < 0 or b <= a for i, (a, b) in enumerate(zip(arr, idx)) if i != axis)
     names = ("indices", "arr")
     if fits:
         target = tuple(b if i == axis else a for i, (a, b) in enumerate(zip(arr, idx)))
