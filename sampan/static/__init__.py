@@ -22,6 +22,7 @@ from .compiled import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa:
 from .checkpoint import load, load_program_state, save, set_program_state  # noqa: F401
 from .py_func import py_func  # noqa: F401
 from .metrics import accuracy, auc  # noqa: F401
+from .ctr_metric import ctr_metric_bundle  # noqa: F401
 from .misc import (ExponentialMovingAverage, device_guard, load_from_file,  # noqa: F401
                    save_to_file, xpu_places)
 from ..framework.param_attr import WeightNormParamAttr  # noqa: F401
@@ -46,5 +47,5 @@ __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
            "serialize_persistables", "deserialize_persistables", "normalize_program",
            "Print", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "save",
            "load", "load_program_state", "set_program_state", "py_func",
-           "accuracy", "auc", "ExponentialMovingAverage", "device_guard", "save_to_file",
-           "load_from_file", "xpu_places", "WeightNormParamAttr"]
+           "accuracy", "auc", "ctr_metric_bundle", "ExponentialMovingAverage", "device_guard",
+           "save_to_file", "load_from_file", "xpu_places", "WeightNormParamAttr"]
