@@ -156,22 +156,91 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
               param_attr=None, dtype="float32"):
     """Embedding lookup: weight [size[0], size[1]] ("embedding_k.w_0"); output
     input.shape + [size[1]]. A negative padding_idx counts from size[0]; its row is zero
-    and gets no gradient. is_sparse/is_distributed have no effect (dense gradients)."""
+    and gets no gradient. Gradients are dense; is_distributed=True marks the weight as a
+    parameter-server table (the PS transpiler turns its lookups into pulls from the
+    servers; run locally it is an ordinary embedding)."""
     api = "embedding"
     if not isinstance(size, (list, tuple)) or len(size) != 2:
         raise ValueError(f"{api}: size must be [vocab_size, emb_dim], got {size!r}")
     prefix = unique_name.generate(api)
     w = _param(prefix, "w_0", list(size), _dt.convert_dtype(dtype), param_attr)
+    if is_distributed:
+        _mark_table(w, None, "MemorySparseTable")
     return _F().embedding(input, w, padding_idx=padding_idx)
+
+
+_TABLE_CLASSES = ("CommonSparseTable", "SSDSparseTable", "MemorySparseTable")
+_ENTRIES = ("ProbabilityEntry", "CountFilterEntry", "ShowClickEntry")
+
+
+def _mark_table(w, entry, table_class: str) -> None:
+    """Mark parameter `w` as a parameter-server table (read by the PS transpiler)."""
+    w.is_distributed = True
+    w.ps_entry = None if entry is None else entry._to_attr()
+    w.ps_table_class = table_class
 
 
 @_static_layer
 def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
                      table_class="MemorySparseTable", param_attr=None, dtype="float32",
                      slot=None):
-    """The parameter-server embedding; here an ordinary (dense) embedding."""
-    return embedding(input, size, padding_idx=padding_idx, param_attr=param_attr,
-                     dtype=dtype)
+    """The embedding of large-scale sparse (parameter-server) training: a lookup in the
+    table [size[0], size[1]] ("sparse_embedding_k.w_0") that `fleet.distributed_optimizer(
+    ...).minimize` moves to the servers, where only the rows of ids seen in training exist
+    (so size[0] may be huge). Run without fleet it is an ordinary embedding.
+
+    Args:
+        input (Variable): int64 ids whose last dim is 1, e.g. [batch, 1].
+        size (list|tuple): [vocab_size, emb_size].
+        padding_idx (int, optional): rows of this id are zero and never trained; negative
+            counts from vocab_size. Default None.
+        is_test (bool): unused (inference programs pull without training). Default False.
+        entry: None, or paddle.distributed.CountFilterEntry / ProbabilityEntry /
+            ShowClickEntry: when a new id gets a row on the servers.
+        table_class (str): 'MemorySparseTable' (default), 'CommonSparseTable' or
+            'SSDSparseTable' (all held in server memory here).
+        param_attr (ParamAttr, optional): name and initializer (Uniform, Normal or
+            Constant on the servers) of the table.
+        dtype (str): 'float32' (default) or 'float64'.
+        slot: unused.
+
+    Returns:
+        Variable: input.shape[:-1] + [emb_size].
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main, paddle.static.Program()):
+        ...     ids = paddle.static.data("ids", [None, 1], "int64")
+        ...     emb = paddle.static.nn.sparse_embedding(
+        ...         ids, [10 ** 9, 8], entry=paddle.distributed.CountFilterEntry(2))
+        >>> emb.shape
+        [-1, 8]
+        >>> paddle.disable_static()
+    """
+    api = "sparse_embedding"
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise ValueError(f"{api}: size must be [vocab_size, emb_size], got {size!r}")
+    if input.dtype.name != "int64":
+        raise TypeError(f"{api}: input must be int64, got {input.dtype.name}")
+    if input.ndim < 1 or input.shape[-1] not in (1, -1):
+        raise ValueError(f"{api}: the last dim of input must be 1, got shape {input.shape}")
+    if _dt.convert_dtype(dtype).name not in ("float32", "float64"):
+        raise TypeError(f"{api}: dtype must be float32 or float64, got {dtype!r}")
+    if table_class not in _TABLE_CLASSES:
+        raise ValueError(f"{api}: table_class must be in {list(_TABLE_CLASSES)}, got "
+                         f"{table_class!r}")
+    if entry is not None and type(entry).__name__ not in _ENTRIES:
+        raise ValueError(f"{api}: entry must be a paddle.distributed ProbabilityEntry, "
+                         f"CountFilterEntry or ShowClickEntry, got {type(entry).__name__}")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += size[0]
+    w = _param(unique_name.generate(api), "w_0", list(size), _dt.convert_dtype(dtype),
+               param_attr)
+    _mark_table(w, entry, table_class)
+    ids = call("reshape", input, shape=[0 if d < 0 else d for d in input.shape[:-1]])
+    return _F().embedding(ids, w, padding_idx=padding_idx)
 
 
 @_static_layer
@@ -318,3 +387,5 @@ from .nn_norm import batch_norm, data_norm, group_norm, instance_norm, layer_nor
 # static_pylayer and nce (nn_legacy.py)
 from .nn_legacy import nce, static_pylayer  # noqa: E402
 __all__ += ["nce", "static_pylayer"]
+from .nn_deform import deform_conv2d  # noqa: E402  (deformable convolution)
+__all__.append("deform_conv2d")
