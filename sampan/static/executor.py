@@ -33,6 +33,7 @@ from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from .plan import Plan, compile_block as _compile
 from .program import Program, default_main_program
 from .variable import check_feed_array
+from . import lod as _lod
 
 _ND = np.ndarray
 _asarray = np.asarray
@@ -194,20 +195,26 @@ class Executor:
         if not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> array, got "
                             f"{type(feed).__name__}")
+        feed = _lod.split_feed(program, feed)  # a LoDTensor feeds data + offsets
         plans = self._cache.get(program)
         if plans is None:
             plans = self._cache[program] = {}
         fetch, values = _eager_fetches(program, fetch)
+        lods = _lod.fetch_lods(program, fetch, return_numpy)
+        if any(lods):  # a LoD variable's offsets are fetched after the fetch list
+            fetch = fetch + [n for names in lods for n in names]
         plan = _top_plan(program, plans, tuple(feed), tuple(fetch))
         _set_run_values(source, scope)
         dev = _Device.of(self.place)
         outs = _execute(program, plan, feed, scope, plans, dev)
+        if any(lods):
+            outs = _lod.attach_lods(outs, lods)
         if values:  # eager tensors in fetch_list are fetched by value, in their place
             run = iter(outs)
             outs = [next(run) if v is None else v for v in values]
         if return_numpy:
             return outs if dev is None else [_host(o) for o in outs]
-        return [wrap(o) for o in outs]
+        return [o if isinstance(o, _lod.LoDTensor) else wrap(o) for o in outs]
 
     def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0,
                            debug=False, fetch_list=None, fetch_info=None, print_period=100,

@@ -15,6 +15,7 @@ from ..initializer.parameter import check_shape, choose_initializer
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .builder import append_op, building_active, build_into
+from .lod import lod_level_of, lod_names
 from .program import default_main_program, default_startup_program
 from ..framework.tensor import is_variable
 
@@ -44,7 +45,9 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
         name (str): the feed name.
         shape (list|tuple): dims; None or -1 for a size known only at run time.
         dtype (str|dtype, optional): default the default float dtype.
-        lod_level (int): accepted for compatibility (LoD is not supported).
+        lod_level (int): LoD levels (0: a plain tensor). Each level gets an int64 offsets
+            companion variable (`name@LOD` for the finest, see static/lod.py), fed from a
+            LoDTensor (`paddle.base.create_lod_tensor`) and read by the sequence_* layers.
 
     Returns:
         Variable (stop_gradient=True).
@@ -92,7 +95,19 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
     var = block.create_var(name, dims, dtype, stop_gradient=True)
     var.is_data = True
     var.lod_level = lod_level
+    _declare_lod(block, name, lod_level)
     return var
+
+
+def _declare_lod(block, name: str, lod_level) -> None:
+    """The int64 offsets data variables of `name`'s LoD levels (old ones dropped first)."""
+    if not isinstance(lod_level, int) or isinstance(lod_level, bool) or lod_level < 0:
+        raise ValueError(f"paddle.static.data: lod_level must be an int >= 0, got "
+                         f"{lod_level!r}")
+    for old in lod_names(name, lod_level_of(block, name)):
+        del block.vars[old]
+    for lname in lod_names(name, lod_level):
+        block.create_var(lname, [-1], "int64", stop_gradient=True).is_data = True
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
