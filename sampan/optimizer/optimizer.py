@@ -14,6 +14,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..backend import numpy_ as _xp
+from ..framework import trace as _trace
 from ..framework.flags import in_dynamic_mode
 from ..framework.place import backend_of
 from ..framework.tensor import Tensor, is_variable
@@ -241,6 +242,8 @@ class Optimizer:
 
     def step(self) -> None:
         """Update every parameter that has a gradient, once."""
+        sink = _trace.SINK[0]  # a recording profiler: the step is an "Optimization" span
+        start = _trace.clock() if sink is not None else 0
         lr = self.get_lr()
         with _no_grad():
             for group in self._groups:
@@ -248,12 +251,15 @@ class Optimizer:
                          if not p.stop_gradient and p._grad is not None]
                 if pairs:
                     self._apply_pairs(pairs, group, lr)
+        if sink is not None:
+            sink("Optimization Step", "Optimization", start, _trace.clock())
 
     def _apply_pairs(self, pairs: list, group: dict, lr: float) -> None:
         clip = group.get("grad_clip", self._grad_clip)
         if clip is not None:
             pairs = clip(pairs)
         cache = self._cache
+        sink = _trace.SINK[0]
         for param, grad in pairs:
             if grad is None:
                 continue
@@ -266,7 +272,12 @@ class Optimizer:
             g = grad._data
             if g.dtype != param._data.dtype:
                 g = g.astype(param._data.dtype)
-            self._update(param, g, lr * mult, states, attrs)
+            if sink is None:
+                self._update(param, g, lr * mult, states, attrs)
+            else:  # the update kernel runs outside dispatch: record it as an op event
+                start = _trace.clock()
+                self._update(param, g, lr * mult, states, attrs)
+                sink(self._op or type(self).__name__, "Operator", start, _trace.clock())
 
     def _entry(self, param, group: dict) -> tuple:
         """Per-parameter constants: (param, state tensors, attrs, lr multiplier, regularizer)."""

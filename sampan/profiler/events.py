@@ -1,5 +1,6 @@
 """Event records of paddle.profiler: the collector a recording Profiler fills, the op-recording
-dispatch wrapper, and RecordEvent. Imports only `framework` (the dispatch chain lives there)."""
+dispatch wrapper, the span sink of framework.trace, and RecordEvent. Imports only `framework`
+(the dispatch chain and the span sink live there)."""
 from __future__ import annotations
 
 import enum
@@ -9,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..framework import flags as _flags
+from ..framework import trace as _trace
 
 
 class TracerEventType(enum.Enum):
@@ -88,17 +90,33 @@ def make_op_wrapper(collector: Collector, record_shapes: bool):
     return record_op
 
 
+def make_span_sink(collector: Collector):
+    """The framework.trace SINK for `collector`: spans from rooms below the profiler (an
+    optimizer step, its update kernels) with their TracerEventType named by string."""
+    append = collector.raw.append
+    kinds = TracerEventType.__members__
+    empty: dict = {}
+
+    def sink(name: str, kind: str, start: int, end: int) -> None:
+        append((name, kinds[kind], start, end, threading.get_ident(), empty))
+
+    return sink
+
+
 class OpRecording:
     """Installs the op wrapper in this thread until `close()` (no cost when not installed)."""
 
     def __init__(self, collector: Collector, record_shapes: bool) -> None:
         self._guard = _flags.dispatch_wrapper(make_op_wrapper(collector, record_shapes))
         self._guard.__enter__()
+        self._sink = _trace.SINK[0] = make_span_sink(collector)
 
     def close(self) -> None:
         if self._guard is not None:
             self._guard.__exit__(None, None, None)
             self._guard = None
+        if _trace.SINK[0] is self._sink:
+            _trace.SINK[0] = None
 
 
 class RecordEvent:
