@@ -95,7 +95,7 @@ class GradScaler:
             grad = param._grad
             if grad is None:
                 continue
-            data = grad._data * np.asarray(inv, dtype=grad._data.dtype)
+            data = grad._data * grad._data.dtype.type(inv)  # a scalar: any device
             found = found or not bool(np.isfinite(data).all())
             grad._data = data
         self._found_inf = self._found_inf or found

@@ -400,7 +400,7 @@ def to_array(data, dtype=None) -> np.ndarray:
     """
     if isinstance(data, Tensor):
         arr = data._data
-    elif isinstance(data, np.ndarray):
+    elif isinstance(data, np.ndarray) or _place.is_device_array(data):  # NumPy, CuPy arrays
         arr = data
     elif isinstance(data, np.generic):
         arr = np.asarray(data)
