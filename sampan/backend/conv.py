@@ -234,6 +234,73 @@ def shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split=False):
     return xp.ascontiguousarray(xp.transpose(res, (1, 3, 0, 2))).reshape((o, c) + kernel)
 
 
+# --- pointwise (1x1) convolutions: plain GEMMs on the (strided) input -------------------------
+# A kernel of ones with no before-padding reads x at multiples of the stride only: the
+# convolution is one batched GEMM on x itself (a strided view, copied only when strided), its
+# input gradient the transposed GEMM written into those positions, its weight gradient the
+# per-sample GEMMs summed. No padding buffer, no flat layout.
+
+
+def _pointwise(kernel, pads, groups: int) -> bool:
+    return (groups == 1 and all(k == 1 for k in kernel) and not any(pads[0::2])
+            and all(p <= 0 for p in pads[1::2]))
+
+
+def _strided(x, stride, out_len):
+    """The positions of channels-first x that a pointwise convolution reads: (n, C, *out)."""
+    return x[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s)
+                                               for o, s in zip(out_len, stride))]
+
+
+def _flat_samples(xp, x):
+    n, c = x.shape[:2]
+    return xp.ascontiguousarray(x).reshape(n, c, -1)
+
+
+def _chunked(xp, fn, n: int, per_sample: int, split: bool) -> list:
+    return run_parts(fn, _batch_chunks(n, per_sample, split, _COPY_CHUNK_BYTES), split)
+
+
+def pointwise_conv_array(xp, x, w, stride, out_len, split=False):
+    n = x.shape[0]
+    o = w.shape[0]
+    w2 = w.reshape(o, -1)
+    xs = _strided(x, stride, out_len)
+    parts = _chunked(xp, lambda ab: xp.matmul(w2, _flat_samples(xp, xs[ab[0]:ab[1]])), n,
+                     x.itemsize * (x.shape[1] + o) * math.prod(out_len), split)
+    out = parts[0] if len(parts) == 1 else xp.concatenate(parts, axis=0)
+    return out.reshape((n, o) + tuple(out_len))
+
+
+def pointwise_transpose_array(xp, x, w, size, stride, split=False):
+    n, cin = x.shape[:2]
+    o = w.shape[1]
+    inp = tuple(x.shape[2:])
+    wt = w.reshape(cin, o).T
+    dense = tuple(size) == inp
+    out = (xp.empty if dense else xp.zeros)((n, o) + tuple(size), x.dtype)
+    dst = out if dense else _strided(out, stride, inp)
+
+    def part(ab):
+        dst[ab[0]:ab[1]] = xp.matmul(wt, x[ab[0]:ab[1]].reshape(ab[1] - ab[0], cin, -1)
+                                     ).reshape((ab[1] - ab[0], o) + inp)
+    _chunked(xp, part, n, x.itemsize * (cin + o) * math.prod(inp), split)
+    return out
+
+
+def pointwise_weight_array(xp, x, g, stride, split=False):
+    n, c = x.shape[:2]
+    o = g.shape[1]
+    out_len = tuple(g.shape[2:])
+    xs = _strided(x, stride, out_len)
+
+    def part(ab):
+        cols = xp.swapaxes(_flat_samples(xp, xs[ab[0]:ab[1]]), 1, 2)
+        return xp.matmul(g[ab[0]:ab[1]].reshape(ab[1] - ab[0], o, -1), cols).sum(axis=0)
+    parts = _chunked(xp, part, n, x.itemsize * (c + o) * math.prod(out_len), split)
+    return _sum_in_order(parts).reshape((o, c) + (1,) * len(out_len))
+
+
 def conv_array(xp, x, w, stride, pads, dilation, groups):
     """Channels-first N-d convolution (cross-correlation) of x (N, C, *S) with w (O, C/g, *K)."""
     own = _own(xp, "conv_array")
@@ -246,6 +313,8 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
     out_len = [conv_out_len(m, k, s, pb, pa, d) for m, k, s, (pb, pa), d in
                zip(x.shape[2:], kernel, stride, pad_pairs(pads), dilation)]
     split = _split_batch(n, n * o * cg * kp * math.prod(out_len))
+    if _pointwise(kernel, pads, groups) and x.size and w.size and min(out_len) > 0:
+        return pointwise_conv_array(xp, x, w, stride, out_len, split)
     mode = shift_mode(c, kernel, stride, groups)
     if mode != "im2col" and x.size and w.size:
         return shift_conv_array(xp, x, w, pads, dilation, mode, split)
@@ -298,6 +367,10 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
     inp = x.shape[2:]
     kp, ip = math.prod(kernel), math.prod(inp)
     cg = cin // groups
+    if (_pointwise(kernel, pads[0::2] * 2, groups) and x.size and w.size
+            and all((i - 1) * s < m for i, s, m in zip(inp, stride, size))):
+        return pointwise_transpose_array(xp, x, w, size, stride,
+                                         _split_batch(n, n * cin * og * ip))
     if all(s == 1 for s in stride) and (cin <= og * groups or shift_mode(
             cin, kernel, stride, groups) != "im2col"):
         # stride 1: a convolution with the flipped, in/out-swapped kernel; as shifted GEMMs
@@ -359,6 +432,8 @@ def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
     kp = math.prod(kernel)
     p = math.prod(g.shape[2:])
     split = _split_batch(n, n * a * (c // groups) * kp * p)
+    if _pointwise(kernel, pads, groups) and x.size and g.size:
+        return pointwise_weight_array(xp, x, g, stride, split)
     mode = shift_mode(c, kernel, stride, groups)
     if mode != "im2col" and x.size and g.size:
         return shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split)
