@@ -23,6 +23,8 @@ from ..static import (BuildStrategy, CompiledProgram, Executor, Program,  # noqa
                       scope_guard)
 from ..utils import require_version, unique_name  # noqa: F401
 from . import backward, dygraph, executor, framework, io, wrapped_decorator  # noqa: F401
+from ..static.lod import (LoDTensor, create_lod_tensor,  # noqa: F401
+                          create_random_int_lodtensor)
 from .dygraph.base import (disable_dygraph, enable_dygraph, in_dygraph_mode,  # noqa: F401
                            in_dynamic_or_pir_mode, in_pir_mode)
 

@@ -3,3 +3,4 @@ core names that live above the framework room, such as `Scope` (the Executor's v
 from ..framework.core import *  # noqa: F401,F403
 from ..framework.core import globals  # noqa: F401,A004  (Paddle's name; star skips nothing)
 from ..static import Scope  # noqa: F401
+from ..static.lod import LoDTensor  # noqa: F401

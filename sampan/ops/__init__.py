@@ -20,3 +20,4 @@ from . import math_igamma  # noqa: F401
 from . import quant  # noqa: F401
 from . import collective  # noqa: F401
 from . import ps  # noqa: F401
+from . import sequence  # noqa: F401  (LoD sequence ops; + sequence_rows)

@@ -389,3 +389,7 @@ from .nn_legacy import nce, static_pylayer  # noqa: E402
 __all__ += ["nce", "static_pylayer"]
 from .nn_deform import deform_conv2d  # noqa: E402  (deformable convolution)
 __all__.append("deform_conv2d")
+# the LoD sequence layers (nn_sequence.py)
+from .nn_sequence import __all__ as _sequence_all  # noqa: E402
+from .nn_sequence import *  # noqa: E402,F401,F403
+__all__ += _sequence_all
