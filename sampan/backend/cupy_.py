@@ -33,6 +33,20 @@ if _cp is not None:
 newaxis = None
 
 
+class errstate:
+    """NumPy's `errstate` for kernels (`with xp.errstate(invalid="ignore")`): CuPy never
+    warns about floating-point errors, so here it changes nothing."""
+
+    def __init__(self, **kwargs) -> None:
+        pass
+
+    def __enter__(self) -> "errstate":
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
 def __getattr__(name):
     if _cp is None:  # AttributeError keeps hasattr/doctest collection working
         raise AttributeError(f"backend cupy has no attribute {name!r}: {MISSING}")

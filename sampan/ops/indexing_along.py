@@ -67,6 +67,26 @@ def along_index(src: tuple, target: tuple, indices, axis: int) -> list:
             for i in range(ndim)]
 
 
+def _multiply_at(xp, out, pos, values) -> None:
+    """`xp.multiply.at(out, pos, values)` without `ufunc.at`: in rounds, each multiplying
+    every target once (a position hit k times gets its values in their order, over k
+    rounds), so the products are those of NumPy's unbuffered loop."""
+    flat = xp.ravel_multi_index(tuple(xp.broadcast_to(p, values.shape) for p in pos),
+                                out.shape).ravel()
+    order = xp.argsort(flat, kind="stable")
+    flat, vals = flat[order], values.ravel()[order]
+    n = flat.shape[0]
+    if n == 0:
+        return
+    first = xp.concatenate([xp.ones(1, bool), flat[1:] != flat[:-1]])
+    starts = xp.nonzero(first)[0][xp.cumsum(first) - 1]   # each element's run start
+    rank = xp.arange(n) - starts
+    view = out.reshape(-1)  # out is a fresh contiguous copy: a view
+    for r in range(int(rank.max()) + 1):
+        sel = rank == r
+        view[flat[sel]] *= vals[sel]
+
+
 def _kernel_grids(xp, shape: tuple, indices, axis: int) -> tuple:
     ndim = len(shape)
     out = []
@@ -224,7 +244,10 @@ class PutAlongAxis(OpDef):
                            "amax": (xp.maximum, None)}[reduce]
             if not include_self:
                 out[pos] = values if unit is None else unit
-            ufunc.at(out, pos, values)
+            if unit == 1:  # GPU array libraries have no multiply.at
+                _multiply_at(xp, out, pos, values)
+            else:
+                ufunc.at(out, pos, values)
         return out
 
     def vjp(self, ctx, g):

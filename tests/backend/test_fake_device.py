@@ -11,7 +11,7 @@ from tests.ops.op_db import ENTRIES
 
 
 # kernels that use a NumPy feature CuPy lacks in one mode of an op that works otherwise
-_GAPS = {"put_along_axis-mul": "reduce='mul' uses multiply.at, which CuPy lacks"}
+_GAPS: dict = {}
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
