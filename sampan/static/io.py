@@ -166,6 +166,9 @@ def normalize_program(program: Program, feed_vars, fetch_vars, **kwargs) -> Prog
     pruned = pruned.clone(for_test=True)
     block = pruned.global_block()
     feeds = _names(feed_vars, kwargs.get("_api", "normalize_program"))
+    from .lod import lod_level_of, lod_names   # a LoD feed brings its offsets companions
+    feeds += [n for f in list(feeds) for n in lod_names(f, lod_level_of(block, f))
+              if n not in feeds]
     for name in feeds + fetch:
         if not block.has_var(name):
             raise ValueError(f"normalize_program: {name!r} is not a variable of the program")
