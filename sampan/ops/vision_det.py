@@ -402,7 +402,7 @@ class MatrixNms(OpDef):
             rows.sort(key=lambda r: -r[0])
             if a["keep_top_k"] > -1:
                 rows = rows[:a["keep_top_k"]]
-            outs += [[c, s, *bboxes[i, k]] for s, c, k in rows]
+            outs += [[c, s, *bboxes[i, k].tolist()] for s, c, k in rows]  # host numbers
             index += [i * m + k for _, _, k in rows]
             nums.append(len(rows))
         return (xp.asarray(outs, dtype=bboxes.dtype).reshape(-1, 6),
