@@ -31,12 +31,31 @@ def _levels(api: str, var, arg: str = "input") -> list:
     """The LoD companion Variables of `var`, outermost first; error if it has none."""
     if not hasattr(var, "block"):
         raise TypeError(f"{api}: {arg} must be a static Variable, got {type(var).__name__}")
-    n = lod_level_of(var.block, var.name)
-    if not n:
+    levels = find_lod(var.block, var.name)
+    if not levels:
         raise ValueError(f"{api}: {arg} {var.name!r} carries no LoD; declare it with "
                          f"paddle.static.data(..., lod_level=1) or make it with a sequence_* "
                          f"layer")
-    return [var.block.var(name) for name in lod_names(var.name, n)]
+    return levels
+
+
+def find_lod(block, name: str, depth: int = 64) -> list:
+    """The LoD companions of `name`; a variable without its own takes the LoD of the first
+    input of its defining op that has one (Paddle's ShareLoD from input to output: an
+    embedding, squeeze or activation of a LoD tensor keeps its LoD). The kernels check the
+    row count against the offsets at run time."""
+    n = lod_level_of(block, name)
+    if n:
+        return [block.var(lname) for lname in lod_names(name, n)]
+    op = next((op for op in reversed(block.ops) if name in op.output_arg_names), None)
+    if op is None or op.type.startswith("sequence_") or depth == 0:
+        return []
+    for arg in op.input_arg_names:
+        if block._find_var(arg) is not None:
+            levels = find_lod(block, arg, depth - 1)
+            if levels:
+                return levels
+    return []
 
 
 def _attach(out, sources: list):
@@ -198,9 +217,8 @@ def sequence_expand(x, y, ref_level: int = -1, name=None):
     if not isinstance(ref_level, int) or not -1 <= ref_level < len(y_levels):
         raise ValueError(f"{api}: ref_level must be -1 or in [0, {len(y_levels) - 1}] (y has "
                          f"{len(y_levels)} LoD level(s)), got {ref_level!r}")
-    x_lod = None
-    if lod_level_of(x.block, x.name):
-        x_lod = _levels(api, x, "x")[-1]
+    x_levels = find_lod(x.block, x.name)
+    x_lod = x_levels[-1] if x_levels else None
     out, out_lod, _ = call("sequence_expand", x, x_lod, y_levels[ref_level])
     return _attach(out, [out_lod] if x_lod is not None else [])
 
