@@ -371,11 +371,13 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
             and all((i - 1) * s < m for i, s, m in zip(inp, stride, size))):
         return pointwise_transpose_array(xp, x, w, size, stride,
                                          _split_batch(n, n * cin * og * ip))
-    if all(s == 1 for s in stride) and (cin <= og * groups or shift_mode(
-            cin, kernel, stride, groups) != "im2col"):
+    mode = shift_mode(cin, kernel, stride, groups)
+    if all(s == 1 for s in stride) and (cin <= og * groups or mode == "stack" or (
+            mode == "shift" and 2 * cin < 5 * og * groups)):
         # stride 1: a convolution with the flipped, in/out-swapped kernel; as shifted GEMMs
         # it needs no copies, and its im2col (cin * K rows) moves less memory than matmul +
-        # col2im (og * groups * K rows) when cin <= og * groups
+        # col2im (og * groups * K rows) when cin <= og * groups. With 2.5x fewer outputs
+        # than inputs (LeNet's 16 -> 6) the per-offset GEMMs are too thin (M = og): col2im
         pads_c = []
         for i, (m, k, d) in enumerate(zip(inp, kernel, dilation)):
             natural = m - 1 - pads[2 * i] - pads[2 * i + 1] + d * (k - 1) + 1
@@ -385,6 +387,11 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
         wc = wc.reshape((groups * og, cg) + tuple(kernel))
         wc = xp.ascontiguousarray(wc[(Ellipsis,) + (slice(None, None, -1),) * len(kernel)])
         return conv_array(xp, x, wc, [1] * len(kernel), pads_c, dilation, groups)
+    if (groups == 1 and all(d == 1 for d in dilation) and x.size and w.size and n >= 4
+            and 2 * cin < 5 * og and shift_mode(cin, kernel, [1] * len(kernel), 1) == "shift"):
+        # strided, batch >= 4: one stride-1 convolution per output phase beats matmul +
+        # col2im (ResNet's stride-2 input gradients 0.8x); batch 1-2 or thin outputs do not
+        return phase_transpose_array(xp, x, w, size, stride, pads)
     if _split_batch(n, n * cin * og * kp * ip):
         out = xp.empty((n, groups * og) + tuple(size), x.dtype)
 
@@ -395,6 +402,41 @@ def conv_transpose_array(xp, x, w, size, stride, pads, dilation, groups):
         run_parts(chunk, _batch_chunks(n, per_sample, True, _COPY_CHUNK_BYTES))
         return out
     return _matmul_col2im(xp, x, w, size, stride, pads, dilation, groups)
+
+
+def _phase_plan(m: int, size: int, k: int, s: int, pb: int, r: int):
+    """(taps slice, pads) of output phase r (positions r, r + s, ...) along one dim of a
+    stride-s transposed convolution (dilation 1) of an input of length m: that phase is a
+    stride-1 correlation of the input with the kernel taps k0, k0 + s, ... reversed."""
+    k0 = (r + pb) % s
+    taps = len(range(k0, k, s))
+    if taps == 0:
+        return None
+    before = (k0 - pb - r) // s + taps - 1
+    return (slice(k0 + (taps - 1) * s, None if k0 == 0 else k0 - 1, -s),
+            [before, len(range(r, size, s)) - m - before + taps - 1])
+
+
+def phase_transpose_array(xp, x, w, size, stride, pads):
+    """conv_transpose_array for groups 1, dilation 1 and stride > 1 as s^nd stride-1
+    convolutions, one per output phase (sub-kernels of the taps that reach it), written
+    interleaved: shifted GEMMs with no col2im scatter-adds."""
+    n = x.shape[0]
+    og = w.shape[1]
+    wc = xp.swapaxes(w, 0, 1)
+    out = xp.empty((n, og) + tuple(size), x.dtype)
+    for phase in multi_range(stride):
+        plans = [_phase_plan(m, sz, k, s, pb, r) for m, sz, k, s, pb, r in
+                 zip(x.shape[2:], size, w.shape[2:], stride, pads[0::2], phase)]
+        dst = (slice(None), slice(None)) + tuple(slice(r, None, s)
+                                                 for r, s in zip(phase, stride))
+        if any(p is None for p in plans):
+            out[dst] = 0
+            continue
+        sub = xp.ascontiguousarray(wc[(slice(None), slice(None)) + tuple(p[0] for p in plans)])
+        out[dst] = conv_array(xp, x, sub, [1] * len(size), sum((p[1] for p in plans), []),
+                              [1] * len(size), 1)
+    return out
 
 
 def _matmul_col2im(xp, x, w, size, stride, pads, dilation, groups):
