@@ -181,7 +181,8 @@ class Layer:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("call super().__init__() before assigning parameters")
-            self._unregister_attr(name)
+            if name not in params:  # a replaced parameter keeps its place (Paddle)
+                self._unregister_attr(name)
             params[name] = value
         elif isinstance(value, Layer):
             if params is None:
