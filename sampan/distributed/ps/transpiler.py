@@ -4,15 +4,17 @@ and a server Program holding one `listen_and_serv` op with the tables and dense 
 
 Distributed tables are the embedding weights marked `is_distributed` (static.nn.
 sparse_embedding, static.nn.embedding(is_distributed=True)). Imports `framework`, `ops`,
-and `static`.
+`static` and `utils`.
 """
 from __future__ import annotations
 
 from ...ops.opdef import REGISTRY
 from ...static.builder import append_op, build_into
 from ...static.program import Operator, Program
+from ...utils import unique_name
 
-__all__ = ["transpile", "table_configs", "init_dense_params", "server_config"]
+__all__ = ["transpile", "table_configs", "init_worker_program", "init_dense_params",
+           "server_config"]
 
 _RULES = {"sgd": (), "adagrad": ("epsilon",), "adam": ("beta1", "beta2", "epsilon")}
 _API = "transpile"
@@ -224,24 +226,35 @@ def _append_pushes(block, lookups: list, updates: dict, dense: list) -> list:
             ids = block._find_var(op.inputs["ids"][0])
             tokens.append(append_op(REGISTRY["distributed_push_sparse"], (ids, grad),
                                     {"table": op.attrs["table"],
-                                     "padding_idx": op.attrs["padding_idx"]}))
+                                     "padding_idx": op.attrs["padding_idx"]},
+                                    out_names=[_fresh(block, "push_sparse")]))
         for name in dense:
             grad = block._find_var(updates[name].inputs["grad"][0])
             tokens.append(append_op(REGISTRY["distributed_push_dense"], (grad,),
-                                    {"param": name}))
+                                    {"param": name}, out_names=[_fresh(block, "push_dense")]))
     return tokens
 
 
 def _append_step_and_pulls(block, tokens: list, dense: list) -> None:
     """distributed_step after the pushes, then each dense parameter pulled into itself."""
     with build_into(block):
-        done = append_op(REGISTRY["distributed_step"], (tokens,), {})
+        done = append_op(REGISTRY["distributed_step"], (tokens,), {},
+                         out_names=[_fresh(block, "step")])
         for name in dense:
             var = block._find_var(name)
             out = append_op(REGISTRY["distributed_pull_dense"], ([done],),
-                            {"param": name, "shape": var.shape, "dtype": var.dtype.name})
+                            {"param": name, "shape": var.shape, "dtype": var.dtype.name},
+                            out_names=[_fresh(block, "pull_dense")])
             block.ops[-1].outputs["out"] = [name]
             del block.vars[out.name]
+
+
+def _fresh(block, prefix: str) -> str:
+    """A variable name not yet used in `block` ("push_dense_0", ...)."""
+    while True:
+        name = unique_name.generate(prefix)
+        if block._find_var(name) is None:
+            return name
 
 
 def _prune_startup(startup: Program, dropped: set) -> None:
@@ -257,35 +270,53 @@ def _prune_startup(startup: Program, dropped: set) -> None:
 
 def _server_program(main: Program, startup: Program, configs: list, dense: list, rule,
                     strategy, role) -> Program:
-    """Dense parameters, their initializer ops (copied from startup) and listen_and_serv."""
+    """The dense parameters (persistable: their initial values are what the startup program
+    put in the server's scope, as on the trainers) and listen_and_serv."""
     server = Program()
     sblock = server.global_block()
     src = main.global_block()
     for name in dense:
         v = src._find_var(name)
         sblock.create_var(name, v.shape, v.dtype, persistable=True, stop_gradient=True)
-    wanted = set(dense)
-    for op in startup.global_block().ops:
-        if set(op.output_arg_names) & wanted and not op.input_arg_names:
-            sblock.ops.append(Operator(sblock, op.type, {}, {k: list(v) for k, v in
-                                                           op.outputs.items()},
-                                       dict(op.attrs), op.namescope, op.loc))
-    a_sync = getattr(strategy, "a_sync", True)
-    trainers = role.worker_num() if role is not None and hasattr(role, "worker_num") else 1
-    attrs = {"tables": configs, "dense": list(dense), "mode": "async" if a_sync else "sync",
-             "trainers": int(trainers), "dense_optimizer": rule}
+    attrs = {"tables": configs, "dense": list(dense), "mode": _mode(strategy),
+             "trainers": _trainers(role), "dense_optimizer": rule}
     with build_into(sblock):
-        append_op(_SERV, ([sblock.var(n) for n in dense],), attrs)
+        append_op(_SERV, ([sblock.var(n) for n in dense],), attrs,
+                  out_names=[_fresh(sblock, "listen_and_serv")])
     return server
 
 
 _SERV = REGISTRY["listen_and_serv"]
 
 
+def _mode(strategy) -> str:
+    """'sync' or 'async' from a DistributedStrategy (a_sync, default True as Paddle)."""
+    if strategy is None:
+        return "async"
+    if hasattr(strategy, "ps_mode"):
+        return strategy.ps_mode()
+    return "async" if getattr(strategy, "a_sync", True) else "sync"
+
+
+def _trainers(role) -> int:
+    for name in ("_worker_num", "worker_num"):
+        if role is not None and hasattr(role, name):
+            return int(getattr(role, name)())
+    return 1
+
+
 def server_config(server_program: Program) -> dict:
     """What a server needs from a server program: {"tables", "dense", "mode", "trainers",
     "dense_optimizer"} (the listen_and_serv attrs)."""
     return dict(_serv_op(server_program).attrs)
+
+
+def init_worker_program(client, server_program: Program, scope) -> None:
+    """A trainer's start (fleet.init_worker in static mode): make sure the tables of the
+    server program exist (a no-op when the servers made them) and start every trainer from
+    the servers' dense values (init_dense_params)."""
+    client.create_tables(table_configs(server_program))
+    init_dense_params(client, server_program, scope)
 
 
 def init_dense_params(client, server_program: Program, scope) -> None:
