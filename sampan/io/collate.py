@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..framework import dtype as _dt
+from ..framework import place as _place
 from ..framework.tensor import Tensor, to_array, wrap
 
 
@@ -118,16 +119,20 @@ def to_numpy_tree(data: Any) -> Any:
     return data
 
 
-def to_tensor_tree(data: Any) -> Any:
-    """Replace every NumPy array in a nested batch by a Tensor; lists/tuples become lists."""
+def to_tensor_tree(data: Any, place=None) -> Any:
+    """Replace every NumPy array in a nested batch by a Tensor; lists/tuples become lists.
+    With a device `place` (a GPU) the arrays, and host Tensors, are copied there."""
     if isinstance(data, np.ndarray):
         if data.dtype.kind in "OUSV":
             return data
-        return wrap(data if data.dtype in _dt._BY_NP else to_array(data))
+        arr = data if data.dtype in _dt._BY_NP else to_array(data)
+        return wrap(arr if place is None else _place.move(arr, place))
     if isinstance(data, Tensor):
-        return data
+        if place is None or _place.is_device_array(data._data):
+            return data
+        return wrap(_place.move(data._data, place))
     if isinstance(data, dict):
-        return {k: to_tensor_tree(v) for k, v in data.items()}
+        return {k: to_tensor_tree(v, place) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
-        return [to_tensor_tree(v) for v in data]
+        return [to_tensor_tree(v, place) for v in data]
     return data

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
+from ..framework import place as _place
 from .batch_sampler import BatchSampler, _InfiniteIterableSampler, _check_batch_size
 from .collate import default_collate_fn, default_convert_fn, to_tensor_tree
 from .dataset import IterableDataset, _expect
@@ -23,6 +24,22 @@ class _NoneSampler:
             yield None
 
 
+def _check_places(places):
+    """The Place of DataLoader's `places` (a Place, 'cpu'/'gpu:N', or a non-empty list of
+    them: the first is used, as in dynamic-graph Paddle); None stays None (current device)."""
+    if places is None:
+        return None
+    items = list(places) if isinstance(places, (list, tuple)) else [places]
+    if not items:
+        raise ValueError("DataLoader: places should not be an empty list")
+    try:
+        return [_place.to_place(p) for p in items][0]
+    except ValueError:
+        raise ValueError(f"DataLoader: places must be a Place (CPUPlace(), CUDAPlace(n), "
+                         f"CUDAPinnedPlace()), 'cpu', 'gpu:N' or a list of them, got "
+                         f"{places!r}") from None
+
+
 class _SingleProcessIter:
     """Iterator of a DataLoader with `num_workers=0`: fetch and collate in this process."""
 
@@ -34,13 +51,14 @@ class _SingleProcessIter:
             self._fetcher = MapFetcher(loader.dataset, loader._auto_collate, loader._collate)
         self._indices = iter(loader._index_sampler)
         self._names = loader._feed_names
+        self._place = loader._batch_place()
 
     def __iter__(self) -> "_SingleProcessIter":
         return self
 
     def __next__(self) -> Any:
         request = next(self._indices)
-        batch = to_tensor_tree(self._fetcher.fetch(request))
+        batch = to_tensor_tree(self._fetcher.fetch(request), self._place)
         if self._names and isinstance(batch, list):
             return dict(zip(self._names, batch))
         return batch
@@ -55,7 +73,9 @@ class DataLoader:
             or a stream (`__iter__`).
         feed_list (list, optional): static-graph variables the batch fields feed; with
             `return_list=False` each batch is a dict keyed by their names. Default None.
-        places (optional): accepted for compatibility; data stays on the CPU. Default None.
+        places (Place|str|list, optional): where batches are put (the first entry of a
+            list); None: the current device (`paddle.set_device`). On a GPU place batches
+            are GPU tensors; CPU and CUDAPinnedPlace keep them in host memory. Default None.
         return_list (bool, optional): return each batch as a list (True) or, with
             `feed_list`, as a dict of name -> Tensor. Default True.
         batch_sampler (BatchSampler, optional): yields lists of indices; excludes
@@ -113,6 +133,7 @@ class DataLoader:
         self.dataset = dataset
         self.feed_list = feed_list
         self.places = places
+        self._place = _check_places(places)
         self.return_list = return_list
         self.use_buffer_reader = use_buffer_reader
         self.use_shared_memory = use_shared_memory
@@ -137,6 +158,11 @@ class DataLoader:
         if feed_list and not return_list:
             self._feed_names = [getattr(v, "name", str(v)) for v in feed_list]
         self._iterator = None
+
+    def _batch_place(self):
+        """The device place batches go to (None: host memory), resolved per epoch."""
+        place = _place.current_place() if self._place is None else self._place
+        return None if place.backend_module is None else place
 
     def _init_batching(self, batch_sampler: Any, batch_size: Any, shuffle: bool,
                        drop_last: bool) -> None:

@@ -11,6 +11,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ..framework import place as _place
 from ..framework import random as _random
 from ..framework.tensor import Tensor, wrap
 
@@ -80,8 +81,9 @@ class IterableDataset(Dataset):
 
 
 def _sample_of(t, idx):
-    if isinstance(t, Tensor):
-        return wrap(np.array(t._data[idx]))
+    if isinstance(t, Tensor):   # a host copy (collation and workers use NumPy)
+        arr = t._data[idx]
+        return wrap(np.array(_place.backend_of(arr).to_host(arr)))
     return t[idx]
 
 

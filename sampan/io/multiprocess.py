@@ -72,6 +72,7 @@ class MultiProcessIter:
         self._timeout = float(loader.timeout)
         self._persistent = loader.persistent_workers
         self._return_dict_names = loader._feed_names
+        self._place = loader._batch_place()
         self._workers: list = []
         self._closed = False
         self._epoch = 0
@@ -230,7 +231,7 @@ class MultiProcessIter:
                            f"by signal 9 is often out of memory).")
 
     def _deliver(self, data: Any) -> Any:
-        batch = to_tensor_tree(shm.unpack(data))
+        batch = to_tensor_tree(shm.unpack(data), self._place)
         if self._return_dict_names and isinstance(batch, list):
             return dict(zip(self._return_dict_names, batch))
         return batch
