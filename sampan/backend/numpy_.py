@@ -1,7 +1,7 @@
 """The NumPy backend namespace handed to every `compute` as `xp`.
 
-It is NumPy's own namespace plus `special` (scipy.special, loaded on first use so that
-`import sampan` stays fast) and `bfloat16`. Imports nothing from sampan.
+It is NumPy's own namespace plus `special` (scipy.special) and `bfloat16`; `special` and
+`random` are loaded on first use so that `import sampan` stays fast. Imports nothing from sampan.
 """
 import numpy as _np
 from ml_dtypes import bfloat16  # noqa: F401
@@ -9,7 +9,7 @@ from ml_dtypes import bfloat16  # noqa: F401
 # The namespace *is* NumPy's. Copy its loaded attributes instead of `import *`, which would
 # import lazily loaded submodules (f2py, testing) and double the import time.
 globals().update({k: v for k, v in vars(_np).items() if not k.startswith("_")})
-from numpy import fft, linalg, random  # noqa: E402,F401
+from numpy import fft, linalg  # noqa: E402,F401  (random: loaded on first use, below)
 
 ndarray = _np.ndarray
 newaxis = None
@@ -77,4 +77,8 @@ def __getattr__(name):
         import scipy.special as special
         globals()["special"] = special
         return special
+    if name == "random":  # numpy.random costs ~8 ms of `import sampan`; random kernels load it
+        import numpy.random as random
+        globals()["random"] = random
+        return random
     raise AttributeError(f"backend numpy has no attribute {name!r}")

@@ -16,8 +16,14 @@ class Generator:
 
     def manual_seed(self, seed: int) -> "Generator":
         self._seed = int(seed)
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        self._stream = None   # built on first use: `import sampan` need not load numpy.random
         return self
+
+    @property
+    def _rng(self):
+        if self._stream is None:
+            self._stream = np.random.Generator(np.random.PCG64(self._seed))
+        return self._stream
 
     def initial_seed(self) -> int:
         return self._seed
