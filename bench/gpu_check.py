@@ -6,9 +6,10 @@
     amp     auto_cast O1 / decorate O2 float16 training steps run with float16 device arrays
     train   MLP, ResNet-20 and Transformer training steps and ResNet-50 batch-32 inference,
             sampan on the GPU against PyTorch CUDA
+    profile per-op milliseconds (synchronized) in the MLP, ResNet-20 and ResNet-50 steps
     ops     the op database on the GPU against the CPU (values and gradients)
 
-    PYTHONPATH=. python bench/gpu_check.py [--sections conv,static,amp,train,ops]
+    PYTHONPATH=. python bench/gpu_check.py [--sections conv,static,amp,train,profile,ops]
         [--ops-seconds 60] [--steps 10] [--json PATH] [--fake]
 
 Without a usable GPU it says so and exits 0. `--fake` runs every section on the test-only
@@ -298,6 +299,43 @@ def _torch_r50(T):
     return infer
 
 
+# --- where the time goes ---------------------------------------------------------------------
+def run_profile(ctx: Ctx) -> dict:
+    """Per op: calls and milliseconds (synchronized after each op) in 2 steps of each
+    workload, the 12 costliest ops first."""
+    from bench.train_step import paddle_step
+    from sampan.framework.flags import dispatch_wrapper
+    out = {}
+    ctx.on_device()
+    try:
+        for name in ("mlp", "resnet20", "resnet50_infer"):
+            step = _paddle_r50(ctx) if name == "resnet50_infer" else paddle_step(ctx.paddle,
+                                                                                 name)
+            step()
+            ctx.sync()
+            cost: dict = {}
+
+            def timed(op, inputs, attrs, nxt):
+                t0 = time.perf_counter()
+                res = nxt(op, inputs, attrs)
+                ctx.sync()
+                row = cost.setdefault(op.name, [0, 0.0])
+                row[0] += 1
+                row[1] += time.perf_counter() - t0
+                return res
+            t0 = time.perf_counter()
+            with dispatch_wrapper(timed):
+                for _ in range(2):
+                    step()
+            total = (time.perf_counter() - t0) / 2 * 1e3
+            top = sorted(cost.items(), key=lambda kv: -kv[1][1])[:12]
+            out[name] = {"step_ms_synced_per_op": round(total, 2),
+                         "ops": {k: [c // 2, round(t / 2 * 1e3, 2)] for k, (c, t) in top}}
+    finally:
+        ctx.on_cpu()
+    return out
+
+
 # --- the op database --------------------------------------------------------------------------
 def run_ops(ctx: Ctx, seconds: float, per_entry: int) -> dict:
     from tests.backend.device_check import check_entry
@@ -327,7 +365,7 @@ def run_ops(ctx: Ctx, seconds: float, per_entry: int) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sections", default="conv,static,amp,train,ops")
+    ap.add_argument("--sections", default="conv,static,amp,train,profile,ops")
     ap.add_argument("--ops-seconds", type=float, default=60.0)
     ap.add_argument("--per-entry", type=int, default=6)
     ap.add_argument("--steps", type=int, default=10)
@@ -347,6 +385,7 @@ def main() -> int:
     print(json.dumps(report), flush=True)
     runs = {"conv": lambda: run_conv(ctx), "static": lambda: run_static(ctx),
             "amp": lambda: run_amp(ctx), "train": lambda: run_train(ctx),
+            "profile": lambda: run_profile(ctx),
             "ops": lambda: run_ops(ctx, args.ops_seconds, args.per_entry)}
     for name in args.sections.split(","):
         t0 = time.perf_counter()
