@@ -5,6 +5,8 @@ tape themselves (higher-order gradients). Imports `framework` and `ops`.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..framework.flags import STATE
@@ -94,6 +96,19 @@ def _version_error(op, name, now, then):
         f"use the out-of-place form or clone() before modifying it")
 
 
+_EMPTY: dict = {}
+
+
+class _Runs(threading.local):
+    """This thread's backward passes in progress (a hook may run a nested one)."""
+
+    def __init__(self) -> None:
+        self.stack: list = []
+
+
+_RUNS = _Runs()
+
+
 class _GradMode:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -131,6 +146,7 @@ class _Run:
         self.capture_nodes: dict = {}
         self.target_ids: dict = {}
         self.captured = [None] * (len(targets) if targets is not None else 0)
+        self.callbacks: list = []
         for i, t in enumerate(targets or ()):
             if t._node is not None:
                 self.capture_nodes.setdefault((id(t._node), t._out_idx), []).append(i)
@@ -156,41 +172,87 @@ class _Run:
         prev = self.leaf_grads.get(id(leaf))
         self.leaf_grads[id(leaf)] = (leaf, g if prev is None else call("add", prev[1], g))
 
+    def finish_leaves(self, keys) -> None:
+        """The gradients of these leaves are complete: run their hooks, accumulate."""
+        for key in keys:
+            entry = self.leaf_grads.pop(key, None)
+            if entry is not None:
+                leaf, g = entry
+                if leaf._hooks:
+                    g = _apply_hooks(leaf._hooks, g)
+                _accumulate(leaf, g, self.create_graph)
+
 
 def run_backward(roots, root_grads, retain_graph=False, create_graph=False, targets=None):
     """Propagate `root_grads` from `roots` through the tape.
 
     targets None: accumulate into leaves' `.grad` (Tensor.backward); a leaf's hooks run
-    once, on the sum of its gradients in this pass. Otherwise a list of tensors whose
+    once, on the sum of its gradients in this pass, as soon as that sum is complete (after
+    the last node with an edge to the leaf), so that a hook can act on a finished gradient
+    while backward goes on (DataParallel starts its bucket all-reduce there); callbacks
+    queued with `queue_callback` run at the end. Otherwise a list of tensors whose
     gradients are returned in order (paddle.grad), leaving `.grad` untouched; as in Paddle,
     a leaf target's hooks do not run (they belong to the accumulation into `.grad`), a
     non-leaf target's do.
     """
     run = _Run(targets, create_graph)
-    with _GradMode(create_graph):
-        start = []
-        for r, g in zip(roots, root_grads):
-            if r._node is None:
-                run.send_leaf(r, g)
-            else:
-                run.send(r._node, r._out_idx, g)
-                start.append(r._node)
-        order = _topo_order(start, None if targets is None else _needed(start, targets))
-        for node in order:
-            grads = run.buffers.pop(node, None)
-            if grads is None:
-                continue
+    _RUNS.stack.append(run)
+    try:
+        with _GradMode(create_graph):
+            _propagate(run, roots, root_grads, retain_graph)
+    finally:
+        _RUNS.stack.pop()
+    for fn in run.callbacks:
+        fn()
+    return run.captured
+
+
+def _propagate(run: _Run, roots, root_grads, retain_graph: bool) -> None:
+    start = []
+    for r, g in zip(roots, root_grads):
+        if r._node is None:
+            run.send_leaf(r, g)
+        else:
+            run.send(r._node, r._out_idx, g)
+            start.append(r._node)
+    targets = run.targets
+    order = _topo_order(start, None if targets is None else _needed(start, targets))
+    due = _leaf_due(order) if targets is None else _EMPTY
+    for i, node in enumerate(order):
+        grads = run.buffers.pop(node, None)
+        if grads is not None:
             _run_node(node, grads, run)
             if not retain_graph:
                 node.saved = None
                 node.saved_out = None
                 node.freed = True
-        if targets is None:
-            for leaf, g in run.leaf_grads.values():
-                if leaf._hooks:
-                    g = _apply_hooks(leaf._hooks, g)
-                _accumulate(leaf, g, create_graph)
-    return run.captured
+        if i in due:
+            run.finish_leaves(due[i])
+    run.finish_leaves(list(run.leaf_grads))   # leaves given as roots
+
+
+def _leaf_due(order) -> dict:
+    """{position in `order`: ids of the leaves whose last contributing node is there}; a
+    leaf's gradient is complete once that node has run (or been skipped)."""
+    last = {}
+    for i, node in enumerate(order):
+        for edge in node.edges:
+            if edge is not None and edge.__class__ is not tuple:
+                last[id(edge)] = i
+    due: dict = {}
+    for key, i in last.items():
+        due.setdefault(i, []).append(key)
+    return due
+
+
+def queue_callback(fn) -> None:
+    """Run `fn()` once when the running backward pass (Tensor.backward) ends, after every
+    leaf's gradient is accumulated; called from a gradient hook (DataParallel waits for its
+    bucket all-reduces there, as Paddle's reducer does in its backward final hook)."""
+    if not _RUNS.stack:
+        raise RuntimeError("queue_callback: no backward pass is running (call it from a "
+                           "gradient hook)")
+    _RUNS.stack[-1].callbacks.append(fn)
 
 
 def _run_node(node, grads, run: _Run) -> None:
