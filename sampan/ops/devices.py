@@ -37,20 +37,27 @@ def place_inputs(op, norm: list, flat: list):
     CPU/device mix (floating data fed to a device op) or device/device mix is an error
     naming both places.
     """
-    device = None
+    first, host = None, False
     for t in flat:
-        if t is not None and t._data.__class__ is not _ND:
-            here = _place.place_of(t._data)
-            if device is None:
-                device = here
-            elif here != device:
-                raise ValueError(f"{op.name}: inputs are on different places, {device} and "
-                                 f"{here}; move them to one place first (Tensor.cuda(), "
-                                 f"Tensor.cpu())")
-    backend = device.backend()
+        if t is None:
+            continue
+        data = t._data
+        if data.__class__ is _ND:
+            host = True
+        elif first is None:
+            first = data
+        elif data.__class__ is not first.__class__ or data.device != first.device:
+            a, b = _place.place_of(first), _place.place_of(data)
+            raise ValueError(f"{op.name}: inputs are on different places, {a} and {b}; "
+                             f"move them to one place first (Tensor.cuda(), Tensor.cpu())")
+    backend = _place.backend_of(first)
     if op.name in CPU_ONLY or op.name in getattr(backend, "CPU_ONLY", ()):
         raise NotImplementedError(f"{op.name}: this kernel runs only on the CPU; its input "
-                                  f"is on {device}; call .cpu() on the inputs first")
+                                  f"is on {backend.place_of(first)}; call .cpu() on the "
+                                  f"inputs first")
+    if not host:  # the common case: every input already on the device
+        return norm, flat, backend
+    device = backend.place_of(first)
     moved = {}
 
     def place(t, slot):
