@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 
 from .config import Config, PassBuilder
+from .convert import (convert_to_mixed_precision, get_trt_compile_version,  # noqa: F401
+                      get_trt_runtime_version)
 from .enums import DataType, PlaceType, PrecisionType, get_num_bytes_of_data_type
 from .loader import load_program, register_format
 from .predictor import Predictor, PredictorPool, Tensor, create_predictor
@@ -17,7 +19,8 @@ from .xpu import XpuConfig
 
 __all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Predictor", "PredictorPool",
            "Tensor", "create_predictor", "get_version", "get_num_bytes_of_data_type",
-           "load_program", "register_format", "PassBuilder", "XpuConfig"]
+           "load_program", "register_format", "PassBuilder", "XpuConfig",
+           "convert_to_mixed_precision", "get_trt_compile_version", "get_trt_runtime_version"]
 
 
 def get_version() -> str:

@@ -222,16 +222,24 @@ def _persistable_values(program: Program, scope) -> dict:
 
 
 def _npz_bytes(values: dict) -> bytes:
+    # NOTE: .npy has no bfloat16: such arrays are stored as their uint16 bits and listed in
+    # __bfloat16__, so that they load back as bfloat16
+    arrays = {f"v{i}": np.asarray(a, order="C") for i, a in enumerate(values.values())}
+    bf16 = [k for k, a in arrays.items() if a.dtype == _dt.bfloat16.np]
+    for k in bf16:
+        arrays[k] = arrays[k].view(np.uint16)
+    extra = {"__bfloat16__": np.array(bf16, dtype=np.str_)} if bf16 else {}
     buf = _io.BytesIO()
-    np.savez(buf, **{f"v{i}": np.asarray(a, order="C") for i, a in enumerate(values.values())},
-             __names__=np.array(list(values), dtype=np.str_))
+    np.savez(buf, **arrays, __names__=np.array(list(values), dtype=np.str_), **extra)
     return buf.getvalue()
 
 
 def _npz_load(data: bytes) -> dict:
     with np.load(_io.BytesIO(data), allow_pickle=False) as z:
         names = [str(n) for n in z["__names__"]]
-        return {n: z[f"v{i}"] for i, n in enumerate(names)}
+        bf16 = {str(k) for k in z["__bfloat16__"]} if "__bfloat16__" in z.files else set()
+        return {n: z[f"v{i}"].view(_dt.bfloat16.np) if f"v{i}" in bf16 else z[f"v{i}"]
+                for i, n in enumerate(names)}
 
 
 def serialize_persistables(feed_vars, fetch_vars, executor=None, **kwargs) -> bytes:
