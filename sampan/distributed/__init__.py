@@ -10,6 +10,8 @@ from .fleet_dataset import InMemoryDataset, QueueDataset  # noqa: F401
 from .env import (Group, ParallelEnv, destroy_process_group, get_group, get_rank,  # noqa: F401
                   get_world_size, init_parallel_env, is_initialized, new_group)
 from .more import *  # noqa: F401,F403
+from .auto_parallel import *  # noqa: F401,F403  (semi-automatic parallelism)
+from .auto_parallel import __all__ as _auto_all
 from .more import __all__ as _more_all
 from .parallel import DataParallel  # noqa: F401
 from .ps.entry import CountFilterEntry, ProbabilityEntry, ShowClickEntry  # noqa: F401
@@ -21,7 +23,8 @@ __all__ = list(_coll_all) + ["Group", "ParallelEnv", "destroy_process_group", "g
                              "is_initialized", "new_group", "DataParallel", "spawn", "split",
                              "InMemoryDataset", "QueueDataset", "io", "launch",
                              "save_state_dict", "load_state_dict", "CountFilterEntry",
-                             "ProbabilityEntry", "ShowClickEntry"] + list(_more_all)
+                             "ProbabilityEntry", "ShowClickEntry"] + list(_more_all) \
+    + list(_auto_all)
 
 
 def __getattr__(name: str):

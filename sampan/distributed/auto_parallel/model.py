@@ -321,7 +321,7 @@ def to_static(layer, loader=None, loss=None, optimizer=None, strategy=None,
         >>> import numpy as np
         >>> import sampan as paddle
         >>> import sampan.distributed as dist
-        >>> paddle.seed(0)
+        >>> _ = paddle.seed(0)
         >>> net = paddle.nn.Linear(2, 1)
         >>> opt = paddle.optimizer.SGD(0.1, parameters=net.parameters())
         >>> model = dist.to_static(net, loss=paddle.nn.MSELoss(), optimizer=opt)
