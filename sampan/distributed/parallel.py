@@ -1,11 +1,13 @@
 """paddle.DataParallel: replicate a Layer on every rank and average its gradients.
 
-Gradients are all-reduced in fused buckets: each trainable parameter has a gradient hook;
-when every parameter of a bucket has its gradient for this backward pass, the bucket is
-flattened into one contiguous buffer and a non-blocking MPI all-reduce starts on it; when the
-last parameter is ready the buckets are waited on and the averaged gradients written to
-`.grad`. `no_sync()` skips the all-reduce so gradients accumulate locally until the next
-synchronised backward, which all-reduces the accumulated sum.
+Gradients are all-reduced in fused buckets while backward runs (Paddle's reducer): buckets
+hold the parameters in reverse order (about the order backward finishes them); each
+trainable parameter has a gradient hook, which the engine runs as soon as that gradient is
+complete; the hook copies it (plus any gradient accumulated before) into its bucket's flat
+buffer, and a full bucket starts a non-blocking in-place MPI all-reduce at once, in bucket
+order on every rank. At the end of backward (an engine callback) the buckets are waited on
+and `.grad` becomes the average, a view of the bucket buffer. `no_sync()` skips all this so
+gradients accumulate locally until the next synchronised backward.
 """
 from __future__ import annotations
 
@@ -14,9 +16,9 @@ import contextlib
 import numpy as np
 
 from ..autograd import no_grad
+from ..autograd.engine import queue_callback
 from ..framework.tensor import wrap
 from ..nn.layer.layers import Layer
-from .comm import MpiComm
 from .env import _group
 
 _MB = 1024 * 1024
@@ -50,13 +52,24 @@ def _reachable_leaves(outputs) -> set:
 
 
 class _Bucket:
-    """Parameters whose gradients travel in one fused all-reduce."""
+    """Parameters (one dtype) whose gradients travel in one fused all-reduce."""
 
     def __init__(self, params: list) -> None:
         self.params = params
-        self.waiting = len(params)
+        self.offsets = np.cumsum([0] + [p._data.size for p in params]).tolist()
+        self.dtype = params[0]._data.dtype
+        self.reset()
+
+    def reset(self) -> None:
+        self.waiting = len(self.params)
         self.buffer = None
         self.task = None
+
+    def slot(self, k: int):
+        """Parameter k's part of the flat buffer (allocated on first use in a pass)."""
+        if self.buffer is None:
+            self.buffer = np.empty(self.offsets[-1], self.dtype)
+        return self.buffer[self.offsets[k]:self.offsets[k + 1]]
 
 
 class DataParallel(Layer):
@@ -96,30 +109,32 @@ class DataParallel(Layer):
         self._group = _group("DataParallel", group)
         self._sync = True
         self._params = [p for p in layers.parameters() if not p.stop_gradient]
-        self._buckets = self._make_buckets(comm_buffer_size * _MB, last_comm_buffer_size * _MB)
-        self._expected: dict = {}
-        self._values: dict = {}
+        self._buckets, self._slot_of = self._make_buckets(comm_buffer_size * _MB,
+                                                          last_comm_buffer_size * _MB)
+        self._expected: set = set()   # ids of the parameters the last forward used
+        self._ready: set = set()      # ids of those whose gradient is in its bucket
+        self._next = 0                # index of the next bucket to launch
         if self._group.nranks > 1:
             self._broadcast_state()
             for p in self._params:
                 p.register_hook(self._hook_for(p))
 
-    def _make_buckets(self, size: float, first_size: float) -> dict:
-        """Buckets in reverse parameter order (about the order backward produces them);
-        returns {id(param): bucket}."""
-        by_param, current, nbytes, limit = {}, [], 0, first_size
+    def _make_buckets(self, size: float, first_size: float):
+        """Buckets in reverse parameter order (about the order backward finishes them):
+        (list of buckets in launch order, {id(param): (bucket, index in bucket)})."""
+        groups, current, nbytes, limit = [], [], 0, first_size
         for p in reversed(self._params):
             if current and (nbytes + p._data.nbytes > limit
                             or p._data.dtype != current[0]._data.dtype):
-                bucket = _Bucket(current)
-                by_param.update((id(q), bucket) for q in current)
+                groups.append(current)
                 current, nbytes, limit = [], 0, size
             current.append(p)
             nbytes += p._data.nbytes
         if current:
-            bucket = _Bucket(current)
-            by_param.update((id(q), bucket) for q in current)
-        return by_param
+            groups.append(current)
+        buckets = [_Bucket(g) for g in groups]
+        slot_of = {id(p): (b, k) for b in buckets for k, p in enumerate(b.params)}
+        return buckets, slot_of
 
     def _broadcast_state(self) -> None:
         comm = self._group.comm
@@ -137,73 +152,84 @@ class DataParallel(Layer):
     def _note_used(self, used: set) -> None:
         if not used:
             return   # evaluation or no_grad: nothing will flow back
+        if self._ready:   # the last backward raised before its end: drop its buckets
+            for bucket in self._buckets:
+                if bucket.task is not None:
+                    bucket.task.wait()
+                bucket.reset()
+            self._expected, self._ready, self._next = set(), set(), 0
         unused = [p for p in self._params if id(p) not in used]
         if unused and not self.find_unused_parameters:
             names = [p.name for p in unused][:5]
             raise RuntimeError(f"DataParallel: {len(unused)} trainable parameters (e.g. "
                                f"{names}) are not used by the forward; pass "
                                f"find_unused_parameters=True")
-        for p in self._params:
-            if id(p) in used:
-                self._expected[id(p)] = p
+        self._expected.update(id(p) for p in self._params if id(p) in used)
 
     def _hook_for(self, param):
         def hook(grad):
-            if not self._sync or id(param) not in self._expected:
-                return None
-            return self._ready(param, grad)
+            if self._sync and id(param) in self._expected:
+                self._on_grad(param, grad._data)
+            return None
         return hook
 
-    def _ready(self, param, grad):
-        """Record `param`'s full gradient (earlier accumulation + this pass); launch its
-        bucket when complete; after the last parameter, finish every bucket."""
-        if not self._values:
-            self._mark_unused_ready()
+    def _on_grad(self, param, grad) -> None:
+        """`param`'s gradient of this pass is complete: put it in its bucket; start every
+        bucket that is full and next in order; let MPI progress the ones in flight."""
+        if not self._ready:   # the first gradient of this backward pass
+            queue_callback(self._finish)
+            for p in self._params:
+                if id(p) not in self._expected:
+                    self._fill(p, None)   # unused (find_unused_parameters): zero
+        self._fill(param, grad)
+        for bucket in self._buckets[:self._next]:
+            if bucket.task is not None and bucket.task.is_completed():
+                bucket.task = None
+
+    def _fill(self, param, grad) -> None:
+        """Write `param`'s full gradient (accumulated .grad + this pass's `grad`, either
+        may be missing) into its bucket; launch the buckets that became ready."""
+        bucket, k = self._slot_of[id(param)]
+        out = bucket.slot(k)
         base = param._grad
-        total = grad._data if base is None else base._data + grad._data
-        self._values[id(param)] = total
-        self._bucket_done_one(self._buckets[id(param)])
-        if len(self._values) < len(self._params):
-            return None
-        self._finish()
-        value, self._values = self._values[id(param)], {}
-        param._grad = None   # the engine accumulates the returned value into .grad
-        return wrap(value)
-
-    def _mark_unused_ready(self) -> None:
-        for p in self._params:
-            if id(p) not in self._expected:
-                self._values[id(p)] = (np.zeros_like(p._data) if p._grad is None
-                                       else p._grad._data)
-                self._bucket_done_one(self._buckets[id(p)])
-
-    def _bucket_done_one(self, bucket: _Bucket) -> None:
+        if base is None and grad is None:
+            out[...] = 0
+        elif base is None or grad is None:
+            out[...] = (grad if base is None else base._data).reshape(-1)
+        else:
+            np.add(base._data.reshape(-1), grad.reshape(-1), out=out)
+        self._ready.add(id(param))
         bucket.waiting -= 1
-        if bucket.waiting == 0:
-            bucket.buffer = np.concatenate([self._values[id(p)].reshape(-1)
-                                            for p in bucket.params])
-            comm = self._group.comm
-            if isinstance(comm, MpiComm):
-                bucket.task = comm.iall_reduce(bucket.buffer, "sum", "DataParallel all_reduce")
+        buckets = self._buckets
+        while self._next < len(buckets) and buckets[self._next].waiting == 0:
+            self._launch(buckets[self._next])
+            self._next += 1
+
+    def _launch(self, bucket: _Bucket) -> None:
+        comm = self._group.comm
+        start = getattr(comm, "iall_reduce", None)
+        if start is None:   # a communicator without non-blocking calls
+            bucket.buffer = comm.all_reduce(bucket.buffer, "sum", out=bucket.buffer)
+        else:
+            bucket.task = start(bucket.buffer, "sum", "DataParallel all_reduce")
 
     def _finish(self) -> None:
+        """End of backward: launch what is left (parameters that got no gradient count as
+        zero), wait for every bucket in order, and set `.grad` to the averages."""
+        for p in self._params:
+            if id(p) not in self._ready:
+                self._fill(p, None)
         n = self._group.nranks
-        seen = set()
-        for bucket in self._buckets.values():
-            if id(bucket) in seen:
-                continue
-            seen.add(id(bucket))
+        for bucket in self._buckets:
             if bucket.task is not None:
                 bucket.task.wait()
-            flat, offset = bucket.buffer, 0
-            for p in bucket.params:
-                size = p._data.size
-                value = (flat[offset:offset + size] / n).reshape(p._data.shape)
-                self._values[id(p)] = value.astype(p._data.dtype, copy=False)
-                offset += size
-                p._grad = wrap(self._values[id(p)])
-            bucket.waiting, bucket.buffer, bucket.task = len(bucket.params), None, None
-        self._expected = {}
+            flat = bucket.buffer
+            flat /= n
+            for k, p in enumerate(bucket.params):
+                p._grad = wrap(flat[bucket.offsets[k]:bucket.offsets[k + 1]]
+                               .reshape(p._data.shape))
+            bucket.reset()
+        self._expected, self._ready, self._next = set(), set(), 0
 
     @contextlib.contextmanager
     def no_sync(self):

@@ -1,5 +1,6 @@
 """Run by the launcher on 2 ranks (tests/distributed/test_data_parallel.py): DataParallel
-training equals one process on the global batch, no_sync accumulation, unused parameters,
+training equals one process on the global batch, the bucket all-reduce overlaps backward,
+no_sync accumulation, unused parameters,
 SyncBatchNorm against BatchNorm on the global batch, DistributedBatchSampler shares."""
 import numpy as np
 
@@ -45,7 +46,7 @@ def same_as_single_process(r, n):
     single = train(mlp(), 4, r, n, sharded=False)
     # rank 1 starts from other weights: DataParallel broadcasts rank 0's
     dp = paddle.DataParallel(mlp(seed=3 + r), comm_buffer_size=1, last_comm_buffer_size=0.001)
-    assert len({id(b) for b in dp._buckets.values()}) > 1, "expected several buckets"
+    assert len(dp._buckets) > 1, "expected several buckets"
     train(dp, 4, r, n, sharded=True)
     want = single.state_dict()
     got = dp.state_dict()
@@ -53,6 +54,35 @@ def same_as_single_process(r, n):
     for key in want:
         np.testing.assert_allclose(got[key].numpy(), want[key].numpy(), rtol=1e-5, atol=1e-6,
                                    err_msg=f"DataParallel parameter {key}")
+
+
+def overlaps_backward(r, n):
+    """The last layer's bucket all-reduce starts (a real MPI Iallreduce) before backward
+    reaches the first layer; every bucket is waited on by the end of backward."""
+    log = []
+    comm = dist.get_group().comm
+    start = comm.iall_reduce
+
+    def traced(buf, op, what):
+        task = start(buf, op, what)
+        log.append(("start", buf.size))
+        return task
+    comm.iall_reduce = traced
+    try:
+        dp = paddle.DataParallel(mlp(), comm_buffer_size=1e-6, last_comm_buffer_size=1e-6)
+
+        def mark(layer, inputs, out):
+            out.register_hook(lambda g: log.append("first layer"))
+        dp._layers[0].register_forward_post_hook(mark)
+        x, y = batch(0)
+        loss = paddle.nn.functional.mse_loss(dp(paddle.to_tensor(shard(x, r, n))),
+                                             paddle.to_tensor(shard(y, r, n)))
+        loss.backward()
+    finally:
+        del comm.iall_reduce
+    assert log.index(("start", 2)) < log.index("first layer"), log   # last layer's bias
+    assert sum(e[0] == "start" for e in log if e != "first layer") == 6, log
+    assert all(b.task is None and b.buffer is None for b in dp._buckets)
 
 
 def no_sync_accumulates(r, n):
@@ -135,6 +165,7 @@ def main():
     dist.init_parallel_env(timeout=60)
     r, n = dist.get_rank(), dist.get_world_size()
     same_as_single_process(r, n)
+    overlaps_backward(r, n)
     no_sync_accumulates(r, n)
     unused_parameters(r, n)
     sync_batch_norm(r, n)
