@@ -157,6 +157,7 @@ def run_static(ctx: Ctx) -> dict:
     cpu = S._to_static_train(ctx.paddle.CPUPlace())
     out["to_static_max_diff"] = max(float(np.max(np.abs(a - b))) for a, b in zip(dev, cpu))
     out["static_step_ms"] = _static_step_ms(ctx)
+    out["cuda_places"] = repr(ctx.paddle.static.cuda_places())
     return out
 
 

@@ -34,8 +34,17 @@ def cpu_places(device_count=None) -> list:
 
 
 def cuda_places(device_ids=None) -> list:
-    """CUDA is not available: an empty list."""
-    return []
+    """CUDAPlace for each id in `device_ids` (an int or a list; None: every visible GPU);
+    an empty list when no GPU is usable (CuPy and a CUDA device are needed)."""
+    from ..framework.place import is_compiled_with_cuda
+    if not is_compiled_with_cuda():
+        return []
+    if device_ids is None:
+        from ..backend import cupy_
+        device_ids = range(cupy_.cuda.runtime.getDeviceCount())
+    elif isinstance(device_ids, int):
+        device_ids = [device_ids]
+    return [CUDAPlace(i) for i in device_ids]
 
 
 __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
