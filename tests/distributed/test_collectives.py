@@ -61,3 +61,30 @@ def test_all_reduce_builds_an_op_in_a_static_program():
     assert "all_reduce" in str(main)
     got = Executor().run(main, feed={"x": np.array([1, 2], "float32")}, fetch_list=[y])[0]
     np.testing.assert_allclose(got, [2.0, 3.0])
+
+
+def test_eager_all_reduce_writes_into_the_tensor_and_records_grads_when_needed():
+    x = paddle.to_tensor([1.0, 2.0])
+    buf, version = x._data, x._version
+    dist.all_reduce(x, op=dist.ReduceOp.AVG)
+    assert x._data is buf and x._version == version + 1   # in place, as in Paddle
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = w * 3.0
+    dist.all_reduce(y)
+    assert y._node is not None and y._data is not buf   # dispatched: on the tape
+    y.sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), [3.0, 3.0])
+
+
+def test_in_place_form_is_skipped_under_a_dispatch_wrapper():
+    from sampan.framework.flags import dispatch_wrapper
+    seen = []
+
+    def record(op, inputs, attrs, nxt):
+        seen.append(op.name)
+        return nxt(op, inputs, attrs)
+    x = paddle.to_tensor([1.0, 2.0])
+    with dispatch_wrapper(record):
+        dist.all_reduce(x)
+        dist.broadcast(x, src=0)
+    assert seen == ["all_reduce", "broadcast"] and x.numpy().tolist() == [1.0, 2.0]

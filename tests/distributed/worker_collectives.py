@@ -41,6 +41,38 @@ def reductions(r, n):
     check(out, sum(s[r] for s in stacked), "reduce_scatter")
 
 
+def in_place_and_grad(r, n):
+    """Eager collectives write into the tensor's own buffer (Paddle's in-place semantics);
+    a tensor that needs a gradient, or a non-contiguous one, takes the dispatched op."""
+    want = sum(data(k) for k in range(n))
+    x = paddle.to_tensor(data(r))
+    buf, version = x._data, x._version
+    dist.all_reduce(x)
+    assert x._data is buf and x._version == version + 1
+    check(x, want, "in-place all_reduce")
+    b = paddle.to_tensor(data(r))
+    buf = b._data
+    dist.broadcast(b, src=1)
+    assert b._data is buf
+    check(b, data(1), "in-place broadcast")
+    c = paddle.to_tensor(data(r))
+    dist.reduce(c, dst=0, op=dist.ReduceOp.AVG)
+    check(c, want / n if r == 0 else data(r), "in-place reduce")
+    i = paddle.to_tensor(np.full((3,), 4 * (r + 1), "int64"))
+    dist.all_reduce(i, op=dist.ReduceOp.AVG)
+    assert i.dtype.name == "int64"
+    check(i, np.full((3,), sum(4 * (k + 1) for k in range(n)) // n), "int64 avg")
+    t = paddle.to_tensor(data(r, (4, 3))).t()
+    dist.all_reduce(t)
+    check(t, sum(data(k, (4, 3)) for k in range(n)).T, "all_reduce of a transposed view")
+    w = paddle.to_tensor(data(r), stop_gradient=False)
+    y = w * 1.0
+    dist.all_reduce(y)
+    check(y, want, "all_reduce of a tensor that needs a gradient")
+    (y * paddle.to_tensor(data(r + 20))).sum().backward()
+    check(w.grad, sum(data(k + 20) for k in range(n)), "all_reduce gradient")
+
+
 def movement(r, n):
     x = paddle.to_tensor(data(r))
     dist.broadcast(x, src=1)
@@ -105,8 +137,10 @@ def static_and_to_static(r, n):
         x = paddle.static.data("x", [3, 4], "float64")
         dist.all_reduce(x)
         out = x * 2.0
-    got = Executor().run(main, feed={"x": data(r)}, fetch_list=[out])[0]
+    feed = data(r)
+    got = Executor().run(main, feed={"x": feed}, fetch_list=[out])[0]
     check(got, 2 * sum(data(k) for k in range(n)), "all_reduce in a static Program")
+    check(feed, data(r), "the fed array is left alone")
     assert "all_reduce" in str(main), str(main)
 
     @paddle.jit.to_static
@@ -148,6 +182,7 @@ def main():
     assert dist.is_initialized() and n >= 2
     assert dist.ParallelEnv().rank == r and dist.ParallelEnv().world_size == n
     reductions(r, n)
+    in_place_and_grad(r, n)
     movement(r, n)
     objects(r, n)
     point_to_point(r, n)
