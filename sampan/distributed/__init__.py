@@ -30,7 +30,7 @@ __all__ = list(_coll_all) + ["Group", "ParallelEnv", "destroy_process_group", "g
 def __getattr__(name: str):
     """`paddle.distributed.launch` (the launcher module), imported on first use so that
     `python -m sampan.distributed.launch` does not find it imported already."""
-    if name == "launch":
+    if name in ("launch", "fleet"):   # paddle.distributed.fleet too, imported on first use
         import importlib
-        return importlib.import_module(".launch", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

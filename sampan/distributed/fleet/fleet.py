@@ -1,0 +1,258 @@
+"""The Fleet object behind `paddle.distributed.fleet.*`: init with a role maker, role
+queries, and the two modes. Collective: DataParallel through the MPI collectives.
+Parameter server: MPI ranks 0..S-1 serve (init_server/run_server), the others train through
+a PSClient (init_worker/stop_worker); without a launcher the tables live in-process (LocalPS).
+"""
+from __future__ import annotations
+
+from ..comm import DEFAULT_TIMEOUT, MpiComm
+from ..env import _init_mpi_with_watchdog, init_parallel_env
+from ..parallel import DataParallel
+from ..ps import client as ps_client
+from ..ps.channel import Channel
+from ..ps.server import PSServer
+from .ps_dygraph import PSOptimizer, convert_embeddings, server_rule
+from .role_maker import PaddleCloudRoleMaker, RoleMakerBase
+from .strategy import DistributedStrategy
+
+
+def _set_ops_client(client) -> None:
+    from ...ops import ps as ps_ops
+    ps_ops.set_ps_client(client)
+
+
+class Fleet:
+    """One per process (`fleet.fleet`); the module-level functions are its methods."""
+
+    def __init__(self) -> None:
+        self._role = None
+        self._strategy = DistributedStrategy()
+        self._world = None
+        self._role_comm = None
+        self._server = None
+        self._rule = None
+        self._dropped: set = set()
+        self._programs = None
+        self.timeout = DEFAULT_TIMEOUT
+
+    # --- setup ------------------------------------------------------------------------
+    def init(self, role_maker=None, is_collective: bool = False, strategy=None,
+             log_level="INFO") -> None:
+        """Start fleet: collective (DataParallel over MPI) or parameter-server mode.
+
+        Args:
+            role_maker (RoleMakerBase, optional): default PaddleCloudRoleMaker(is_collective).
+            is_collective (bool): collective (True) or parameter-server (False, default).
+            strategy (DistributedStrategy, optional): default DistributedStrategy().
+            log_level: accepted.
+        """
+        if role_maker is None:
+            role_maker = PaddleCloudRoleMaker(is_collective=bool(is_collective))
+        elif not isinstance(role_maker, RoleMakerBase):
+            raise TypeError(f"fleet.init: role_maker must be a PaddleCloudRoleMaker or "
+                            f"UserDefinedRoleMaker, got {type(role_maker).__name__}")
+        if strategy is not None and not isinstance(strategy, DistributedStrategy):
+            raise TypeError(f"fleet.init: strategy must be a DistributedStrategy, got "
+                            f"{type(strategy).__name__}")
+        self._role, self._strategy = role_maker, strategy or self._strategy
+        if role_maker._is_collective:
+            init_parallel_env()
+        elif role_maker._server_num() > 0 and self._world is None:
+            self._start_mpi()
+
+    def _start_mpi(self) -> None:
+        role = self._role
+        servers, trainers = role._server_num(), role._worker_num()
+        MPI = _init_mpi_with_watchdog(self.timeout)
+        world = MPI.COMM_WORLD
+        if world.Get_size() != servers + trainers:
+            raise RuntimeError(f"fleet.init: the job has {servers} servers and {trainers} "
+                               f"trainers but MPI started {world.Get_size()} processes "
+                               f"(start it with paddle.distributed.launch --server_num "
+                               f"{servers} --trainer_num {trainers})")
+        if world.Get_rank() != role._mpi_rank():
+            raise RuntimeError(f"fleet.init: {role.to_string()} should be MPI rank "
+                               f"{role._mpi_rank()}, is {world.Get_rank()}")
+        MpiComm(world, 0, self.timeout).barrier()   # everyone joined, or TimeoutError
+        self._world = world
+        sub = world.Split(1 if role._is_server() else 0, world.Get_rank())
+        self._role_comm = MpiComm(sub, 0, self.timeout)
+
+    def _need(self, api: str):
+        if self._role is None:
+            raise RuntimeError(f"fleet.{api}: call fleet.init() first")
+        return self._role
+
+    def _ps(self, api: str):
+        role = self._need(api)
+        if role._is_collective:
+            raise RuntimeError(f"fleet.{api}: parameter-server call in a collective job "
+                               f"(fleet.init(is_collective=True))")
+        return role
+
+    # --- role queries -----------------------------------------------------------------
+    def is_worker(self) -> bool:
+        """Whether this process trains."""
+        return self._need("is_worker")._is_worker()
+
+    def is_server(self) -> bool:
+        """Whether this process is a parameter server."""
+        return self._need("is_server")._is_server()
+
+    def is_first_worker(self) -> bool:
+        """Whether this process is trainer 0."""
+        return self._need("is_first_worker")._is_first_worker()
+
+    def worker_index(self) -> int:
+        """This trainer's index (-1 on a server)."""
+        return self._need("worker_index")._worker_index()
+
+    def worker_num(self) -> int:
+        """Number of trainers."""
+        return self._need("worker_num")._worker_num()
+
+    def server_index(self) -> int:
+        """This server's index (-1 on a trainer)."""
+        return self._need("server_index")._server_index()
+
+    def server_num(self) -> int:
+        """Number of parameter servers."""
+        return self._need("server_num")._server_num()
+
+    def worker_endpoints(self, to_string: bool = False):
+        eps = self._need("worker_endpoints")._get_trainer_endpoints()
+        return ",".join(eps) if to_string else eps
+
+    def server_endpoints(self, to_string: bool = False):
+        eps = self._need("server_endpoints")._get_pserver_endpoints()
+        return ",".join(eps) if to_string else eps
+
+    def barrier_worker(self) -> None:
+        """Wait until every trainer reached this call (within the timeout)."""
+        role = self._need("barrier_worker")
+        if role._is_collective:
+            from ..collective import barrier
+            barrier()
+        elif self._role_comm is not None and role._is_worker():
+            self._role_comm.barrier()
+
+    # --- parameter-server mode --------------------------------------------------------
+    def server_rule(self) -> tuple:
+        """The server-side optimizer rule (from the distributed optimizer)."""
+        if self._rule is None:
+            raise RuntimeError("fleet: the parameter servers' update rule comes from the "
+                               "optimizer; call fleet.distributed_optimizer(optimizer) "
+                               "before the first forward")
+        return self._rule
+
+    def _mode(self) -> str:
+        return self._strategy.ps_mode()
+
+    def init_worker(self, scopes=None) -> None:
+        """Connect this trainer to the servers (PS mode; a no-op in collective mode)."""
+        role = self._need("init_worker")
+        if role._is_collective:
+            return
+        if not role._is_worker():
+            raise RuntimeError("fleet.init_worker: this process is a server")
+        if self._world is None:
+            client = ps_client.LocalPS(sync=self._mode() == "sync")
+        else:
+            channel = Channel(self._world, f"trainer {role._worker_index()}", self.timeout)
+            client = ps_client.PSClient(channel, role._server_num())
+        if self._rule is not None:
+            client.default_optimizer = self._rule
+        ps_client.set_client(client)
+        _set_ops_client(client)
+        if self._programs is not None:   # static: the program's tables and dense values
+            from ...static import global_scope
+            from ..ps.transpiler import init_worker_program
+            init_worker_program(client, self._programs["server"], global_scope())
+
+    def stop_worker(self) -> None:
+        """Tell the servers this trainer is done; they leave run_server once all are."""
+        self._ps("stop_worker")
+        client = ps_client._CLIENT["client"]
+        if client is not None:
+            client.stop()
+        ps_client.set_client(None)
+        _set_ops_client(None)
+
+    def init_server(self, *args, **kwargs) -> None:
+        """Prepare this server's tables (static mode: from the server program)."""
+        role = self._ps("init_server")
+        if not role._is_server() or self._world is None:
+            raise RuntimeError("fleet.init_server: this process is not a parameter server "
+                               "(start the job with paddle.distributed.launch --server_num)")
+        channel = Channel(self._world, f"parameter server {role._server_index()}",
+                          self.timeout)
+        self._server = PSServer(channel, role._server_index(), role._server_num(),
+                                role._worker_num(), self._mode() == "sync")
+        if self._rule is not None:
+            self._server.dense_optimizer = self._rule
+        if self._programs is not None:
+            from ...static import Executor, global_scope
+            self._scope = global_scope()
+            Executor().run(self._programs["startup"])
+
+    def run_server(self) -> None:
+        """Serve the trainers until every one called stop_worker."""
+        if self._server is None:
+            raise RuntimeError("fleet.run_server: call fleet.init_server() first")
+        if self._programs is None:
+            self._server.run()
+            return
+        from ...ops import ps as ps_ops
+        from ...static import Executor
+        ps_ops.set_ps_server(self._server.serve_program)
+        try:
+            Executor().run(self._programs["server"])
+        finally:
+            ps_ops.set_ps_server(None)
+
+    def _static_minimize(self, inner, loss, startup_program, parameters, no_grad_set):
+        from ...static import default_startup_program
+        try:
+            from ..ps.transpiler import transpile
+        except ImportError as exc:
+            raise NotImplementedError("fleet: static parameter-server training needs "
+                                      "sampan.distributed.ps.transpiler") from exc
+        result = inner.minimize(loss, startup_program, parameters, no_grad_set)
+        main = loss.block.program
+        startup = startup_program or default_startup_program()
+        trainer, server = transpile(main, startup, self._strategy, self._role)
+        self._programs = {"trainer": trainer, "server": server, "startup": startup}
+        return result
+
+    # --- both modes -------------------------------------------------------------------
+    def distributed_optimizer(self, optimizer, strategy=None):
+        """Collective: `optimizer` itself (DataParallel syncs gradients). Parameter
+        server: a PSOptimizer whose rule (SGD, Adagrad, Adam) the servers apply."""
+        role = self._need("distributed_optimizer")
+        if strategy is not None:
+            if not isinstance(strategy, DistributedStrategy):
+                raise TypeError(f"fleet.distributed_optimizer: strategy must be a "
+                                f"DistributedStrategy, got {type(strategy).__name__}")
+            self._strategy = strategy
+        if role._is_collective:
+            return optimizer
+        self._rule = server_rule(optimizer)
+        self._strategy.ps_mode()   # refuses GEO early
+        client = ps_client._CLIENT["client"]
+        if client is not None:
+            client.default_optimizer = self._rule
+        if self._server is not None:
+            self._server.dense_optimizer = self._rule
+        return PSOptimizer(optimizer, self)
+
+    def distributed_model(self, model):
+        """Collective: DataParallel(model). Parameter server: each nn.Embedding(sparse=True)
+        becomes a DistributedEmbedding whose table the servers hold."""
+        role = self._need("distributed_model")
+        if role._is_collective:
+            return DataParallel(model)
+        self._dropped.update(convert_embeddings(model))
+        return model
+
+
+fleet = Fleet()
