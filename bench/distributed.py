@@ -1,8 +1,9 @@
 """paddle.distributed benchmarks (issue #14): DataParallel at 2 ranks (1 BLAS thread each) vs
-1 rank with 2 threads on the same global batch, and all_reduce bandwidth of sampan's
-collective (an OpDef over MPI) vs the raw mpi4py call on the same buffer.
+1 rank with 2 threads on the same global batch, and sampan's collectives (OpDefs over MPI)
+vs the raw mpi4py calls on the same buffers (all_reduce, broadcast, all_gather).
 
     python bench/distributed.py [--only dp,allreduce] [--steps 20] [--models mlp,transformer]
+        [--root DIR]   # import sampan from DIR (e.g. an export of an older commit)
 
 Each measurement runs in fresh processes (the launcher for 2 ranks); rank 0 prints one JSON
 line, which the driver collects. Medians; a shared 2-core machine, so compare ratios.
@@ -59,6 +60,20 @@ def worker_dp(name: str, steps: int) -> dict:
     return {"model": name, "ranks": n, "step_ms": 1e3 * float(np.median(times[2:]))}
 
 
+def _timed(comm, fns: dict, reps: int) -> dict:
+    """Median seconds of each function, the functions interleaved (same machine load), each
+    call started after a barrier."""
+    import numpy as np
+    times = {k: [] for k in fns}
+    for _ in range(reps):
+        for k, fn in fns.items():
+            comm.Barrier()
+            t0 = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t0)
+    return {k: 1e6 * float(np.median(v)) for k, v in times.items()}
+
+
 def worker_allreduce(reps: int) -> dict:
     import numpy as np
     import sampan as P
@@ -68,33 +83,31 @@ def worker_allreduce(reps: int) -> dict:
     comm = MPI.COMM_WORLD
     rows = []
     for size in SIZES:
-        buf = np.ones(size, "float32")
-        out = np.empty_like(buf)
-        t = P.to_tensor(buf)
-        raw, ours = [], []
-        for _ in range(reps):   # interleaved so both see the same machine load
-            comm.Barrier()
-            t0 = time.perf_counter()
-            comm.Allreduce(buf, out)
-            raw.append(time.perf_counter() - t0)
-            comm.Barrier()
-            t0 = time.perf_counter()
-            dist.all_reduce(t)
-            ours.append(time.perf_counter() - t0)
-        rows.append({"bytes": size * 4, "raw_us": 1e6 * float(np.median(raw)),
-                     "sampan_us": 1e6 * float(np.median(ours))})
+        buf, out, raw_in = (np.ones(size, "float32") for _ in range(3))
+        t, tb, tg = P.to_tensor(buf), P.to_tensor(buf), P.to_tensor(buf)
+        gathered = np.empty((comm.size, size), "float32")
+        fns = {"raw": lambda: comm.Allreduce(buf, out),
+               "raw_inplace": lambda: comm.Allreduce(MPI.IN_PLACE, raw_in),
+               "sampan": lambda: dist.all_reduce(t),
+               "raw_bcast": lambda: comm.Bcast(raw_in, root=0),
+               "sampan_bcast": lambda: dist.broadcast(tb, 0),
+               "raw_gather": lambda: comm.Allgather(buf, gathered),
+               "sampan_gather": lambda: dist.all_gather([], tg)}
+        row = _timed(comm, fns, reps if size < (1 << 22) else max(8, reps // 3))
+        row["bytes"] = size * 4
+        rows.append(row)
     return {"allreduce": rows}
 
 
-def _run(cmd: list, nranks: int, threads: int) -> dict:
+def _run(cmd: list, nranks: int, threads: int, root: str = ROOT) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-               PYTHONPATH=ROOT)
+               PYTHONPATH=root)
     if nranks > 1:
         cmd = [sys.executable, "-m", "sampan.distributed.launch", "--nproc_per_node",
                str(nranks)] + cmd
     else:
         cmd = [sys.executable] + cmd
-    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=900)
     for line in out.stdout.splitlines():
         if line.startswith("{"):
             return json.loads(line)
@@ -107,36 +120,52 @@ def main() -> None:
     p.add_argument("--models", default="mlp,transformer")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--reps", type=int, default=30)
-    p.add_argument("--worker", default=None)
+    p.add_argument("--role", default=None, help="internal: run one measurement")
     p.add_argument("--model", default="mlp")
+    p.add_argument("--root", default=ROOT, help="import sampan from this directory")
     args = p.parse_args()
-    if args.worker:
-        result = (worker_dp(args.model, args.steps) if args.worker == "dp"
+    if args.role:
+        result = (worker_dp(args.model, args.steps) if args.role == "dp"
                   else worker_allreduce(args.reps))
         if int(os.environ.get("PADDLE_TRAINER_ID", "0")) == 0:
             print(json.dumps(result), flush=True)
         return
     me = os.path.abspath(__file__)
+    root = os.path.abspath(args.root)
+    print(f"sampan from {root}; load average {os.getloadavg()[0]:.1f}")
     if "dp" in args.only:
-        print("| model | 1 rank x 1 thread | 1 rank x 2 threads | 2 ranks x 1 thread (ms/step) "
-              "| 2 ranks vs 1x2 |")
-        print("|---|---|---|---|---|")
-        for name in args.models.split(","):
-            base = [me, "--worker", "dp", "--model", name, "--steps", str(args.steps)]
-            single = _run(base, 1, 1)["step_ms"]
-            one = _run(base, 1, 2)["step_ms"]
-            two = _run(base, 2, 1)["step_ms"]
-            print(f"| {name} | {single:.1f} | {one:.1f} | {two:.1f} | {one / two:.2f} |",
-                  flush=True)
+        _bench_dp(me, root, args)
     if "allreduce" in args.only:
-        rows = _run([me, "--worker", "allreduce", "--reps", str(args.reps)], 2, 1)["allreduce"]
-        print("\n| bytes | mpi4py Allreduce (us) | sampan all_reduce (us) | sampan/raw | "
-              "sampan GB/s |")
-        print("|---|---|---|---|---|")
-        for row in rows:
-            gbs = row["bytes"] / row["sampan_us"] / 1e3
-            print(f"| {row['bytes']} | {row['raw_us']:.1f} | {row['sampan_us']:.1f} | "
-                  f"{row['sampan_us'] / row['raw_us']:.2f} | {gbs:.2f} |", flush=True)
+        rows = _run([me, "--role", "allreduce", "--reps", str(args.reps)], 2, 1,
+                    root)["allreduce"]
+        _print_collectives(rows)
+
+
+def _bench_dp(me: str, root: str, args) -> None:
+    print("| model | 1 rank x 1 thread | 1 rank x 2 threads | 2 ranks x 1 thread (ms/step) "
+          "| 2 ranks vs 1x2 | 2 ranks vs 1x1 |")
+    print("|---|---|---|---|---|---|")
+    for name in args.models.split(","):
+        base = [me, "--role", "dp", "--model", name, "--steps", str(args.steps)]
+        single = _run(base, 1, 1, root)["step_ms"]
+        one = _run(base, 1, 2, root)["step_ms"]
+        two = _run(base, 2, 1, root)["step_ms"]
+        print(f"| {name} | {single:.1f} | {one:.1f} | {two:.1f} | {one / two:.2f} | "
+              f"{single / two:.2f} |", flush=True)
+
+
+def _print_collectives(rows: list) -> None:
+    print("\n| bytes | mpi4py Allreduce (us) | Allreduce IN_PLACE | sampan all_reduce | "
+          "/ raw | / raw in-place | Bcast | sampan broadcast | / raw | Allgather | "
+          "sampan all_gather | / raw |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['bytes']} | {r['raw']:.1f} | {r['raw_inplace']:.1f} | {r['sampan']:.1f} "
+              f"| {r['sampan'] / r['raw']:.2f} | {r['sampan'] / r['raw_inplace']:.2f} | "
+              f"{r['raw_bcast']:.1f} | {r['sampan_bcast']:.1f} | "
+              f"{r['sampan_bcast'] / r['raw_bcast']:.2f} | {r['raw_gather']:.1f} | "
+              f"{r['sampan_gather']:.1f} | {r['sampan_gather'] / r['raw_gather']:.2f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import pickle
 
 import numpy as np
 
+from ..framework.flags import in_dynamic_mode
 from ..framework.tensor import wrap
 from ..ops.collective import run_inplace
 from ..ops.dispatch import call
@@ -67,6 +68,15 @@ def _inplace(tensor, result):
     return _DONE
 
 
+def _rows(stacked) -> list:
+    """The per-rank tensors of a [nranks, ...] collective result: views of its rows in
+    dynamic mode when it carries no gradient (all_gather and alltoall have none), else
+    unbind ops (a static Program records them)."""
+    if in_dynamic_mode() and stacked.stop_gradient and stacked._node is None:
+        return [wrap(row) for row in stacked._data]
+    return unbind(stacked, axis=0)
+
+
 def _check_tensor(api: str, arg: str, value) -> None:
     if not hasattr(value, "_rebind"):
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(value).__name__}")
@@ -123,7 +133,7 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
         return _DoneTask()
     stacked = call("all_gather", tensor, ring_id=g.id)
     tensor_list.clear()
-    tensor_list.extend(unbind(stacked, axis=0))
+    tensor_list.extend(_rows(stacked))
     return _DoneTask()
 
 
@@ -181,7 +191,7 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
     stacked = _stack("alltoall", in_tensor_list, g.nranks)
     out = call("alltoall", stacked, ring_id=g.id)
     out_tensor_list.clear()
-    out_tensor_list.extend(unbind(out, axis=0))
+    out_tensor_list.extend(_rows(out))
     return _DoneTask()
 
 

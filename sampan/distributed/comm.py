@@ -129,14 +129,14 @@ class MpiComm:
 
     def broadcast(self, x, src: int, out=None):
         buf = x if out is x else np.array(x, copy=True, order="C")
-        self._run(self.comm.Ibcast(buf if buf.dtype in _NATIVE else _bytes(buf), src),
+        self._run(self.comm.Ibcast(_buf(buf), src),
                   "broadcast")
         return buf
 
     def all_gather(self, x):
         x = np.ascontiguousarray(x)
         out = np.empty((self.nranks,) + x.shape, x.dtype)
-        self._run(self.comm.Iallgather(_bytes(x), _bytes(out)), "all_gather")
+        self._run(self.comm.Iallgather(_buf(x), _buf(out)), "all_gather")
         return out
 
     def reduce(self, x, op: str, dst: int, out=None):
@@ -156,7 +156,7 @@ class MpiComm:
     def scatter(self, x, src: int):
         x = np.ascontiguousarray(x)
         out = np.empty(x.shape[1:], x.dtype)
-        self._run(self.comm.Iscatter(_bytes(x), _bytes(out), root=src), "scatter")
+        self._run(self.comm.Iscatter(_buf(x), _buf(out), root=src), "scatter")
         return out
 
     def reduce_scatter(self, x, op: str):
@@ -168,7 +168,7 @@ class MpiComm:
     def alltoall(self, x):
         x = np.ascontiguousarray(x)
         out = np.empty_like(x)
-        self._run(self.comm.Ialltoall(_bytes(x), _bytes(out)), "alltoall")
+        self._run(self.comm.Ialltoall(_buf(x), _buf(out)), "alltoall")
         return out
 
     def send(self, x, peer: int) -> None:
@@ -185,18 +185,21 @@ class MpiComm:
     # --- non-blocking forms -----------------------------------------------------------------
     def isend(self, x, peer: int) -> Task:
         x = np.ascontiguousarray(x)
-        return Task(self, [self.comm.Isend(_bytes(x), dest=peer, tag=7)], "send")
+        return Task(self, [self.comm.Isend(_buf(x), dest=peer, tag=7)], "send")
 
     def irecv(self, out, peer: int, on_done=None) -> Task:
-        return Task(self, [self.comm.Irecv(_bytes(out), source=peer, tag=7)], "recv", on_done)
+        return Task(self, [self.comm.Irecv(_buf(out), source=peer, tag=7)], "recv", on_done)
 
     def iall_reduce(self, x, op: str, what: str = "all_reduce") -> Task:
         """Start an in-place all_reduce of the contiguous buffer `x` (DataParallel buckets)."""
         return Task(self, [self.comm.Iallreduce(self._in_place, x, _mpi_op(op))], what)
 
 
-def _bytes(x):
-    """The array's own memory as an MPI byte buffer (any dtype, incl. bfloat16 and bool)."""
+def _buf(x):
+    """The C-contiguous array as an MPI buffer: itself for the dtypes MPI knows (mpi4py reads
+    the type from it), else its memory as bytes (any dtype, incl. bfloat16 and bool)."""
+    if x.dtype in _NATIVE:
+        return x
     return [x.reshape(-1).view(np.uint8), mpi().BYTE]
 
 
