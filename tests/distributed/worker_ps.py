@@ -17,6 +17,7 @@ TABLES = [TableConfig("sgd_t", 4, ("uniform", -0.5, 0.5), ("sgd", 0.1)),
           TableConfig("ada_t", 3, ("normal", 0.0, 0.1), ("adagrad", 0.2)),
           TableConfig("adam_t", 5, ("constant", 0.25), ("adam", 0.05))]
 BIG = 10 ** 7
+PROBE = np.concatenate([np.arange(80), np.arange(0, BIG, 250_000)])
 
 
 def traffic(trainer, step, mode):
@@ -47,8 +48,7 @@ def run_client(mode, out):
         client.push_dense("w", np.full((2, 3), me + step, np.float32))
         client.step()
     client.barrier()
-    final = {t.name: client.pull_sparse(t.name, np.arange(0, BIG, 250_000)[:200])
-             for t in TABLES}
+    final = {t.name: client.pull_sparse(t.name, PROBE) for t in TABLES}
     final["w"] = client.pull_dense("w")
     sizes = client.table_sizes()
     if me == 0:

@@ -140,7 +140,7 @@ def convert_embeddings(model: Layer) -> list:
                 num, dim = sub._num_embeddings, sub._embedding_dim
                 attr = ParamAttr(name=sub.weight.name)
                 new = DistributedEmbedding(num, dim, sub._padding_idx, weight_attr=attr)
-                setattr(layer, key, new)
+                layer._sub_layers[key] = new   # in place: Sequential keeps its order
                 dropped.append(sub.weight.name)
     return dropped
 
