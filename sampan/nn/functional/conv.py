@@ -84,16 +84,21 @@ def padding_attrs(api: str, padding, nd: int, data_format: str) -> tuple:
     return pad, "EXPLICIT"
 
 
-def _conv(api, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
+def conv_attrs(api: str, nd: int, stride, padding, dilation, groups, data_format) -> dict:
+    """The op attrs of conv{nd}d `api` from Paddle's argument forms (checked)."""
     check_format(api, data_format, nd)
     stride = to_list(api, "stride", stride, nd)
     dilation = to_list(api, "dilation", dilation, nd)
     if not isinstance(groups, int) or groups < 1:
         raise ValueError(f"{api}: groups must be a positive int, got {groups!r}")
     pads, algorithm = padding_attrs(api, padding, nd, data_format)
-    return call(api, x, weight, bias, stride=stride, padding=pads,
-                padding_algorithm=algorithm, dilation=dilation, groups=groups,
-                data_format=data_format)
+    return {"stride": stride, "padding": pads, "padding_algorithm": algorithm,
+            "dilation": dilation, "groups": groups, "data_format": data_format}
+
+
+def _conv(api, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
+    attrs = conv_attrs(api, nd, stride, padding, dilation, groups, data_format)
+    return call(api, x, weight, bias, **attrs)
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,

@@ -84,18 +84,23 @@ class Layer:
                          f"gradients come from autograd")
 
     def __call__(self, *inputs, **kwargs):
-        if "_parameters" not in self.__dict__:
+        d = self.__dict__
+        pre = d.get("_forward_pre_hooks")
+        if pre is None:
             raise RuntimeError(f"{type(self).__name__}: call super().__init__() in __init__ "
                                f"before using the layer")
-        for hook in list(self._forward_pre_hooks.values()):
-            result = hook(self, inputs)
-            if result is not None:
-                inputs = result if isinstance(result, tuple) else (result,)
+        if pre:  # (the hot path tests two dicts and calls forward)
+            for hook in list(pre.values()):
+                result = hook(self, inputs)
+                if result is not None:
+                    inputs = result if isinstance(result, tuple) else (result,)
         outputs = self.forward(*inputs, **kwargs)
-        for hook in list(self._forward_post_hooks.values()):
-            result = hook(self, inputs, outputs)
-            if result is not None:
-                outputs = result
+        post = d["_forward_post_hooks"]
+        if post:
+            for hook in list(post.values()):
+                result = hook(self, inputs, outputs)
+                if result is not None:
+                    outputs = result
         return outputs
 
     def register_forward_pre_hook(self, hook: Callable) -> HookRemoveHelper:
