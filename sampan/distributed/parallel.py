@@ -192,6 +192,7 @@ class DataParallel(Layer):
         bucket, k = self._slot_of[id(param)]
         out = bucket.slot(k)
         base = param._grad
+        param._grad = None   # in the bucket now; the engine then stores `grad` without a sum
         if base is None and grad is None:
             out[...] = 0
         elif base is None or grad is None:
