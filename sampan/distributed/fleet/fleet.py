@@ -164,6 +164,10 @@ class Fleet:
             client.default_optimizer = self._rule
         ps_client.set_client(client)
         _set_ops_client(client)
+        if self._programs is not None:   # static: tables exist, dense values from servers
+            from ...static import global_scope
+            from ..ps.transpiler import init_worker_program
+            init_worker_program(client, self._programs["server"], global_scope())
         if self._programs is not None:   # static: the program's tables and dense values
             from ...static import global_scope
             from ..ps.transpiler import init_worker_program
@@ -190,9 +194,8 @@ class Fleet:
                                 role._worker_num(), self._mode() == "sync")
         if self._rule is not None:
             self._server.dense_optimizer = self._rule
-        if self._programs is not None:
-            from ...static import Executor, global_scope
-            self._scope = global_scope()
+        if self._programs is not None:   # the dense values listen_and_serv serves
+            from ...static import Executor
             Executor().run(self._programs["startup"])
 
     def run_server(self) -> None:
