@@ -168,10 +168,6 @@ class Fleet:
             from ...static import global_scope
             from ..ps.transpiler import init_worker_program
             init_worker_program(client, self._programs["server"], global_scope())
-        if self._programs is not None:   # static: the program's tables and dense values
-            from ...static import global_scope
-            from ..ps.transpiler import init_worker_program
-            init_worker_program(client, self._programs["server"], global_scope())
 
     def stop_worker(self) -> None:
         """Tell the servers this trainer is done; they leave run_server once all are."""
