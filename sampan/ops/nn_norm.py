@@ -251,14 +251,20 @@ def _no_second_order(api: str):
 def _bn_global(xp, x, x3, running_mean, running_var, weight, bias, epsilon):
     """batch_norm on running statistics (eval / use_global_stats): one fused per-channel
     scale and shift, out = x * scale + shift with scale = weight / sqrt(var + epsilon) and
-    shift = bias - mean * scale, computed on the [C] vectors first (PyTorch's eval form)."""
+    shift = bias - mean * scale, computed on the [C] vectors first (PyTorch's eval form).
+    NOTE: every [C] step writes into a fresh array in place; at batch 1 the ~10 tiny
+    NumPy calls cost as much as the two passes over x."""
     dt = x.dtype
-    mean = running_mean.astype(dt)
-    invstd = (1.0 / xp.sqrt(running_var.astype(dt) + dt.type(epsilon))).astype(dt, copy=False)
+    mean = running_mean.astype(dt)                      # a copy: the saved_mean output
+    invstd = running_var.astype(dt) + dt.type(epsilon)
+    xp.sqrt(invstd, out=invstd)
+    xp.reciprocal(invstd, out=invstd)
     scale = invstd if weight is None else invstd * weight
-    shift = -mean * scale
-    if bias is not None:
-        shift += bias.astype(dt, copy=False)
+    shift = mean * scale
+    if bias is None:
+        xp.negative(shift, out=shift)
+    else:
+        xp.subtract(bias.astype(dt, copy=False), shift, out=shift)
     a, c, b = x3.shape
     if a == 1:  # one sample: [C, 1] broadcasting beats repeating rows (no [C * B] copies)
         out = x3.reshape(c, b) * scale[:, None]
