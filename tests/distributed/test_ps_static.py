@@ -9,7 +9,7 @@ import pytest
 import sampan as paddle
 from sampan.distributed.ps.client import LocalPS
 from sampan.distributed.ps.transpiler import (init_worker_program, server_config,
-                                               table_configs, transpile)
+                                               table_configs, transpile, transpile_for_test)
 from sampan.ops import ps as ps_ops
 from sampan.utils import unique_name
 from tests.static_util import static_guard
@@ -268,3 +268,34 @@ def test_ops_without_a_client_or_server_say_what_to_call():
     config, dense = seen[0]
     assert config["tables"][0]["name"] == "emb" and config["mode"] == "async"
     np.testing.assert_allclose(dense["fc_0.w_0"], np.full((4, 1), 0.1))
+
+
+def test_a_test_program_cloned_before_minimize_pulls_from_the_servers():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with unique_name.guard(), static_guard(main, startup):
+        ids = paddle.static.data("ids", [None, 1], "int64")
+        emb = paddle.static.nn.sparse_embedding(
+            ids, [10 ** 7, 2], param_attr=paddle.ParamAttr(name="emb",
+                                                           initializer=I.Constant(0.5)))
+        loss = paddle.mean(emb)
+        test_program = main.clone(for_test=True)
+        paddle.optimizer.SGD(1.0).minimize(loss)
+    _, server = transpile(main, startup)
+    transpile_for_test(test_program)
+    assert "emb" not in test_program.global_block().vars
+    client = LocalPS()
+    feed = {"ids": np.array([[7], [9]], "int64")}
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        ps_ops.set_ps_client(client)
+        try:
+            init_worker_program(client, server, scope)
+            before = exe.run(test_program, feed=feed, fetch_list=[loss])[0]
+            exe.run(main, feed=feed)
+            after = exe.run(test_program, feed=feed, fetch_list=[loss])[0]
+        finally:
+            ps_ops.set_ps_client(None)
+    np.testing.assert_allclose(before, 0.5)
+    np.testing.assert_allclose(after, 0.5 - 1.0 / 4, rtol=1e-6)   # d mean / d row = 1/4

@@ -13,8 +13,8 @@ from ...static.builder import append_op, build_into
 from ...static.program import Operator, Program
 from ...utils import unique_name
 
-__all__ = ["transpile", "table_configs", "init_worker_program", "init_dense_params",
-           "server_config"]
+__all__ = ["transpile", "transpile_for_test", "table_configs", "init_worker_program",
+           "init_dense_params", "server_config"]
 
 _RULES = {"sgd": (), "adagrad": ("epsilon",), "adam": ("beta1", "beta2", "epsilon")}
 _API = "transpile"
@@ -55,6 +55,25 @@ def transpile(main: Program, startup: Program, strategy=None, role=None) -> tupl
     server = _server_program(main, startup, configs, dense, rule, strategy, role)
     main._bump()
     return main, server
+
+
+def transpile_for_test(program: Program) -> Program:
+    """Rewrite (in place) an inference program, e.g. `main.clone(for_test=True)` taken
+    before minimize: lookups of parameter-server tables become distributed_lookup_table
+    pulls and the tables leave the program, which then runs on a trainer after
+    fleet.init_worker(). Returns `program`."""
+    block = program.global_block()
+    tables = _tables(block)
+    block.ops = [_lookup_op(block, op) if op.type == "embedding"
+                 and op.inputs["weight"][0] in tables else op for op in block.ops]
+    used = {n for op in block.ops for n in op.input_arg_names + op.output_arg_names}
+    for name in tables:
+        if name in used:
+            raise ValueError(f"transpile_for_test: distributed table {name!r} is read by an "
+                             f"op other than its embedding lookups")
+        del block.vars[name]
+    program._bump()
+    return program
 
 
 def _update_ops(block) -> dict:
