@@ -14,7 +14,7 @@ from .job import Job, ps_env
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m sampan.distributed.launch",
+    p = argparse.ArgumentParser(prog="python -m sampan.distributed.launch", allow_abbrev=False,
                                 description="Start data-parallel ranks through mpiexec.")
     p.add_argument("--nproc_per_node", type=int, default=None)
     p.add_argument("--ips", type=str, default="127.0.0.1")

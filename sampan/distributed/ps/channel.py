@@ -9,7 +9,7 @@ import time
 from ..comm import mpi
 
 REQUEST, REPLY = 7301, 7302
-_SPIN = 0.02
+_SPIN = 0.001
 
 
 class Channel:
