@@ -1,20 +1,24 @@
 """Convolution kernels (framework-free, `xp`-style arrays, channels first).
 
 One N-d kernel serves every rank: stride-1 ungrouped convolutions with enough channels are
-sums of shifted GEMMs over the flattened padded input (no im2col copy); the others im2col
-through a strided window view copied once, then a batched BLAS matmul. The weight gradient
-(`weight_corr_array`) has the same two strategies. The transposed convolution is a matmul
-followed by col2im (strided adds over the kernel or the input positions, whichever are
-fewer), or at stride 1 a convolution with the flipped kernel. Small stride-1 convolutions
-(batch-1 inference) stack every offset's slice into one GEMM instead. Padding is explicit
-[before, after] per spatial dim (negative crops). Big enough convolutions run their batch
-chunks on the kernel thread pool (backend/threads.py). Imports only `backend`.
+sums of shifted GEMMs over the flattened padded input (backend/conv_flat.py; no im2col
+copy); pointwise (1x1) ones are plain GEMMs on the (strided) input; depthwise stride-1 ones
+multiply-add contiguous slices of the same flat layout (backend/conv_depthwise.py); the
+others im2col through a strided window view copied once, then a batched BLAS matmul. The
+weight gradient (`weight_corr_array`) has the same strategies. The transposed convolution
+is a matmul followed by col2im (strided adds over the kernel or the input positions,
+whichever are fewer), at stride 1 a convolution with the flipped kernel, and at larger
+strides (batch >= 4) one stride-1 convolution per output phase. Small stride-1
+convolutions (batch-1 inference) stack every offset's slice into one GEMM instead. Padding
+is explicit [before, after] per spatial dim (negative crops). Big enough convolutions run
+their batch chunks on the kernel thread pool (backend/threads.py). Imports only `backend`.
 """
 from __future__ import annotations
 
-import functools
 import math
 
+from .conv_flat import _FlatGeometry, _ShiftPlan, _flat_layout  # noqa: F401 (tests use them)
+from .conv_depthwise import depthwise_shift_conv, depthwise_shift_weight
 from .threads import run_parts
 from .window import (conv_out_len, col2im_array, im2col_array, multi_range, pad_spatial,
                      pad_pairs, window_view)
@@ -49,38 +53,6 @@ def shift_mode(c: int, kernel, stride, groups: int) -> str:
     return "im2col"
 
 
-class _FlatGeometry:
-    """Offsets and lengths of a stride-1 window layout over padded spatial dims."""
-
-    def __init__(self, padded, kernel, dilation):
-        nd = len(padded)
-        self.padded = list(padded)
-        self.steps = [math.prod(padded[i + 1:]) for i in range(nd)]
-        self.out_len = [p - d * (k - 1) for p, k, d in zip(padded, kernel, dilation)]
-        self.tail = sum((k - 1) * d * st for k, d, st in
-                        zip(kernel[1:], dilation[1:], self.steps[1:]))
-        self.total = math.prod(padded) + self.tail
-        self.length = self.out_len[0] * self.steps[0]  # flat positions computed per offset
-
-    def offsets(self, kernel, dilation):
-        return [sum(kk * d * st for kk, d, st in zip(k, dilation, self.steps))
-                for k in multi_range(kernel)]
-
-    def crop(self, flat):
-        """(A, B, length) flat results -> a (A, B, *out_len) view."""
-        full = flat.reshape(tuple(flat.shape[:2]) + (self.out_len[0],) + tuple(self.padded[1:]))
-        return full[(Ellipsis,) + tuple(slice(0, o) for o in self.out_len[1:])]
-
-    def embed(self, xp, y):
-        """(A, B, *out_len) -> (A, B, length) zero-filled at the padding columns."""
-        a, b = y.shape[:2]
-        if self.out_len[1:] == self.padded[1:]:
-            return y.reshape(a, b, self.length)
-        buf = xp.zeros((a, b, self.out_len[0]) + tuple(self.padded[1:]), y.dtype)
-        buf[(Ellipsis,) + tuple(slice(0, o) for o in self.out_len[1:])] = y
-        return buf.reshape(a, b, self.length)
-
-
 _CHUNK_BYTES = 1 << 20  # per batch chunk: keeps the GEMM operands and sums in the L2 cache
 
 # --- batch chunks on worker threads ------------------------------------------------------------
@@ -111,68 +83,22 @@ def _batch_chunks(n: int, per_sample: int, split: bool = False, limit: int = 0) 
     return [(n * i // k, n * (i + 1) // k) for i in range(k)]
 
 
+_DEPTHWISE_CHUNK_BYTES = 2 << 20  # a few samples per chunk: per-call overheads vs cache
+
+
+def _depthwise_chunks(x, kernel, split: bool) -> list:
+    """Batch chunks of a depthwise stride-1 kernel (about 3 flat copies of x per sample)."""
+    per_sample = 3 * x.itemsize * x.shape[1] * math.prod(
+        m + k for m, k in zip(x.shape[2:], kernel))
+    return _batch_chunks(x.shape[0], per_sample, split, _DEPTHWISE_CHUNK_BYTES)
+
+
 def _sum_in_order(parts):
     """parts[0] + parts[1] + ... accumulated left to right into parts[0]."""
     out = parts[0]
     for p in parts[1:]:
         out += p
     return out
-
-
-@functools.lru_cache(maxsize=256)
-def _flat_layout(padded: tuple, kernel: tuple, dilation: tuple, stack: bool):
-    """(geometry, GEMM offsets) of a stride-1 layout; cached because small convolutions
-    (batch-1 inference) rebuild the same few layouts on every call."""
-    geo = _FlatGeometry(padded, kernel, dilation)
-    rest = kernel[:-1] if stack else kernel
-    return geo, tuple(geo.offsets(rest, dilation[:len(rest)]))
-
-
-class _ShiftPlan:
-    """The flat layout of x (negative pads cropped) for a stride-1 conv with `kernel`: flat
-    padded sample chunks (optionally stacked over the last kernel dim) and the GEMM offsets."""
-
-    def __init__(self, xp, x, pads, kernel, dilation, mode):
-        crop = [min(p, 0) for p in pads]
-        self.x = pad_spatial(xp, x, crop) if any(crop) else x
-        self.pos = pad_pairs([max(p, 0) for p in pads])
-        padded = tuple(m + b + a for m, (b, a) in zip(self.x.shape[2:], self.pos))
-        self.geo, self.offsets = _flat_layout(padded, tuple(kernel), tuple(dilation),
-                                              mode == "stack")
-        self.stack = (kernel[-1], dilation[-1]) if mode == "stack" else None
-        self.depth = x.shape[1] * (kernel[-1] if self.stack else 1)
-
-    def source(self, xp, a, b):
-        """(b - a, depth, span) flat padded samples a..b, shifted copies stacked if asked."""
-        x = self.x[a:b]
-        n, c = x.shape[:2]
-        geo = self.geo
-        buf = xp.zeros((n, c, geo.total), x.dtype)
-        inner = tuple(slice(p, p + m) for (p, _), m in zip(self.pos, x.shape[2:]))
-        buf[:, :, :math.prod(geo.padded)].reshape((n, c) + tuple(geo.padded))[
-            (Ellipsis,) + inner] = x
-        if self.stack is None:
-            return buf
-        k_last, d_last = self.stack
-        span = geo.total - (k_last - 1) * d_last
-        cols = xp.empty((n, k_last, c, span), x.dtype)
-        for j in range(k_last):
-            cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
-        return cols.reshape(n, k_last * c, span)
-
-    def stacked(self, xp, src):
-        """(n, K * depth, length): the GEMM operand of every offset stacked over depth."""
-        n, length = src.shape[0], self.geo.length
-        cols = xp.empty((n, len(self.offsets), self.depth, length), src.dtype)
-        for k, off in enumerate(self.offsets):
-            cols[:, k] = src[:, :, off:off + length]
-        return cols.reshape(n, -1, length)
-
-    def stacked_bytes(self, n: int, itemsize: int) -> int:
-        return n * itemsize * len(self.offsets) * self.depth * self.geo.length
-
-    def sample_bytes(self, o: int, itemsize: int) -> int:
-        return itemsize * (self.depth * self.geo.total + 2 * o * self.geo.length)
 
 
 def shift_conv_array(xp, x, w, pads, dilation, mode, split=False):
@@ -318,7 +244,11 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
     mode = shift_mode(c, kernel, stride, groups)
     if mode != "im2col" and x.size and w.size:
         return shift_conv_array(xp, x, w, pads, dilation, mode, split)
-    if cg == 1 and o == groups and c == groups:  # depthwise: multiply-adds over the kernel
+    depthwise = cg == 1 and o == groups and c == groups
+    if depthwise and all(s == 1 for s in stride) and x.size and w.size:
+        return depthwise_shift_conv(xp, x, w, pads, dilation, _depthwise_chunks(
+            x, w.shape[2:], split), split)
+    if depthwise:  # strided: multiply-adds over the kernel on the window view
         xpad = pad_spatial(xp, x, pads)
         out_len = [conv_out_len(m, k, s, 0, 0, d)
                    for m, k, s, d in zip(xpad.shape[2:], kernel, stride, dilation)]
@@ -479,6 +409,10 @@ def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
     mode = shift_mode(c, kernel, stride, groups)
     if mode != "im2col" and x.size and g.size:
         return shift_weight_array(xp, x, g, kernel, pads, dilation, mode, split)
+    if (groups == c == a and all(s == 1 for s in stride) and x.size and g.size
+            and min(g.shape[2:]) > 0):
+        return depthwise_shift_weight(xp, x, g, kernel, pads, dilation, _depthwise_chunks(
+            x, kernel, split), split)
 
     def chunk(ab):
         m = ab[1] - ab[0]
