@@ -54,7 +54,9 @@ class Fleet:
         if strategy is not None and not isinstance(strategy, DistributedStrategy):
             raise TypeError(f"fleet.init: strategy must be a DistributedStrategy, got "
                             f"{type(strategy).__name__}")
-        self._role, self._strategy = role_maker, strategy or self._strategy
+        # a new job: nothing of an earlier init (strategy, rule, programs) carries over
+        self._role, self._strategy = role_maker, strategy or DistributedStrategy()
+        self._rule, self._programs, self._dropped = None, None, set()
         if role_maker._is_collective:
             init_parallel_env()
         elif role_maker._server_num() > 0 and self._world is None:
