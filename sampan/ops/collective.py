@@ -9,6 +9,8 @@ tensor's own buffer, which is what Paddle's collectives do. Imports `framework` 
 """
 from __future__ import annotations
 
+from sys import getrefcount
+
 from ..backend import numpy_ as _xp
 from ..framework.flags import STATE
 from .dispatch import call
@@ -85,20 +87,37 @@ def get_comm(api: str, ring_id: int):
 
 def run_inplace(name: str, tensor, **attrs) -> bool:
     """Run collective `name` (all_reduce, broadcast, reduce) in place on `tensor`'s own
-    buffer through its OpDef's `update`, when nothing else must see the call: this thread
-    dispatches plainly (no static build target, AMP or profiler wrapper), the tensor needs
-    no gradient and holds a C-contiguous writeable host array. Returns False otherwise, and
-    the caller dispatches the pure op. Saves the copy into a fresh result (whose first-touch
-    page faults cost 10-15% at 16-64 MB)."""
-    if STATE.intercept is not None or not tensor.stop_gradient:
+    buffer through its OpDef's `update`, when nothing else can see the write or must see the
+    call: this thread dispatches plainly (no static build target, AMP or profiler wrapper),
+    the tensor needs no gradient, and it holds the only reference to a C-contiguous,
+    writeable host array that owns its memory (two leaves' gradients may share one array;
+    a NumPy handle from .numpy() or a view keeps its values). Returns False otherwise, and
+    the caller dispatches the pure op. Saves the fresh result, whose first-touch page faults
+    cost 10-15% at 16-64 MB."""
+    if STATE.intercept is not None or not tensor.stop_gradient or _refs(tensor) > _SOLE:
         return False
     data = tensor._data
     flags = getattr(data, "flags", None)
-    if flags is None or not flags.c_contiguous or not getattr(flags, "writeable", False):
+    if (flags is None or not flags.c_contiguous or not getattr(flags, "writeable", False)
+            or data.base is not None):
         return False
     REGISTRY[name].update(_xp, data, **attrs)
     tensor._version += 1
     return True
+
+
+def _refs(tensor) -> int:
+    return getrefcount(tensor._data)
+
+
+class _Probe:
+    _data = None
+
+
+_probe = _Probe()
+_probe._data = object()
+_SOLE = _refs(_probe)   # the count when the tensor's attribute is the only reference
+del _probe
 
 
 def _check_op(api: str, op: str) -> None:

@@ -65,15 +65,35 @@ def test_all_reduce_builds_an_op_in_a_static_program():
 
 def test_eager_all_reduce_writes_into_the_tensor_and_records_grads_when_needed():
     x = paddle.to_tensor([1.0, 2.0])
-    buf, version = x._data, x._version
+    ptr, version = _address(x), x._version
     dist.all_reduce(x, op=dist.ReduceOp.AVG)
-    assert x._data is buf and x._version == version + 1   # in place, as in Paddle
+    assert _address(x) == ptr and x._version == version + 1   # in place, as in Paddle
     w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     y = w * 3.0
     dist.all_reduce(y)
-    assert y._node is not None and y._data is not buf   # dispatched: on the tape
+    assert y._node is not None   # dispatched: on the tape
     y.sum().backward()
     np.testing.assert_allclose(w.grad.numpy(), [3.0, 3.0])
+
+
+def _address(t):
+    return t._data.__array_interface__["data"][0]
+
+
+def test_a_buffer_that_others_see_is_not_written_in_place():
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    (a + b).sum().backward()
+    shared = b.grad._data
+    dist.all_reduce(a.grad)   # a.grad and b.grad may hold one array: a gets a new one
+    assert a.grad._data is not shared and b.grad._data is shared
+    x = paddle.to_tensor([1.0, 2.0])
+    handle = x.numpy()
+    dist.broadcast(x, src=0)
+    assert x._data is not handle
+    view = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])[0]
+    dist.all_reduce(view)   # a view (not owning its memory) is not written either
+    np.testing.assert_allclose(view.numpy(), [1.0, 2.0])
 
 
 def test_in_place_form_is_skipped_under_a_dispatch_wrapper():

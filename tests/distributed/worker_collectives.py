@@ -41,20 +41,36 @@ def reductions(r, n):
     check(out, sum(s[r] for s in stacked), "reduce_scatter")
 
 
+def address(t):
+    return t._data.__array_interface__["data"][0]
+
+
 def in_place_and_grad(r, n):
     """Eager collectives write into the tensor's own buffer (Paddle's in-place semantics);
     a tensor that needs a gradient, or a non-contiguous one, takes the dispatched op."""
     want = sum(data(k) for k in range(n))
     x = paddle.to_tensor(data(r))
-    buf, version = x._data, x._version
+    ptr, version = address(x), x._version
     dist.all_reduce(x)
-    assert x._data is buf and x._version == version + 1
+    assert address(x) == ptr and x._version == version + 1
     check(x, want, "in-place all_reduce")
     b = paddle.to_tensor(data(r))
-    buf = b._data
+    ptr = address(b)
     dist.broadcast(b, src=1)
-    assert b._data is buf
+    assert address(b) == ptr
     check(b, data(1), "in-place broadcast")
+    h = paddle.to_tensor(data(r))
+    handle = h.numpy()   # a NumPy handle on the buffer keeps its values
+    dist.all_reduce(h)
+    check(handle, data(r), "numpy handle")
+    check(h, want, "all_reduce of a tensor with a numpy handle")
+    u = paddle.to_tensor(data(r), stop_gradient=False)
+    v = paddle.to_tensor(data(r), stop_gradient=False)
+    (u + v).sum().backward()   # the two gradients may share one array
+    dist.all_reduce(u.grad)
+    dist.all_reduce(v.grad)
+    check(u.grad, np.full((3, 4), n), "all_reduce of a shared gradient (first)")
+    check(v.grad, np.full((3, 4), n), "all_reduce of a shared gradient (second)")
     c = paddle.to_tensor(data(r))
     dist.reduce(c, dst=0, op=dist.ReduceOp.AVG)
     check(c, want / n if r == 0 else data(r), "in-place reduce")
