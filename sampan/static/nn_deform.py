@@ -1,11 +1,13 @@
 """paddle.static.nn.deform_conv2d: the deformable convolution layer of a static Program
 (parameters "deformable_conv_<k>.w_0" / ".b_0" in the current Programs) over the composite in
-ops/nn_deform.py. Re-exported by static/nn.py. Imports `ops`, `utils` and `static.nn`.
+ops/nn_deform.py. Re-exported by static/nn.py. Imports `initializer`, `ops`, `utils` and
+`static.nn`.
 """
 from __future__ import annotations
 
 import math
 
+from ..initializer import Normal
 from ..ops import nn_deform
 from ..utils import unique_name
 from .nn import _channels, _param, _static_layer
@@ -65,9 +67,8 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
                          f"must be divisible by groups ({groups})")
     kh, kw = nn_deform.pair(api, "filter_size", filter_size)
     prefix = name or unique_name.generate("deformable_conv")
-    from ..nn import initializer as I
     w = _param(prefix, "w_0", [num_filters, c // groups, kh, kw], x.dtype, weight_attr,
-               I.Normal(0.0, math.sqrt(2.0 / (kh * kw * c))))
+               Normal(0.0, math.sqrt(2.0 / (kh * kw * c))))
     b = _param(prefix, "b_0", [num_filters], x.dtype, bias_attr, is_bias=True)
     return nn_deform.deform_conv2d(x, offset, w, b, stride, padding, dilation,
                                    deformable_groups, groups, mask, api=api)
