@@ -105,7 +105,11 @@ def _put_samples(rng, dtype, dups=True):
            Sample((_r(rng, dtype, 2, 3, 2), np.argsort(rng.random((2, 3, 2)), 1)[:, :2],
                    _r(rng, dtype, 2), -2), name="3-d"),
            Sample((_r(rng, dtype, 3, 4), np.zeros((3, 0), np.int64), _r(rng, dtype, 3, 0), 1),
-                  name="empty")]
+                  name="empty"),
+           Sample((_r(rng, dtype, 3, 4), _idx([-1, 0], [1, -4], [-2, 3]), _r(rng, dtype, 3, 2),
+                   -1), name="negative-last-axis"),
+           Sample((_r(rng, dtype, 2, 2, 5), np.argsort(rng.random((2, 2, 5)), 2)[..., :3],
+                   _r(rng, dtype, 2, 2, 3), 2), name="3-d-last-axis")]
     if dups:
         out.append(Sample((_r(rng, dtype, 3, 4), _idx([0, 0], [3, 1], [2, 2]),
                            _r(rng, dtype, 3, 2), 1), name="dups"))
