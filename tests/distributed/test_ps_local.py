@@ -229,3 +229,18 @@ def test_distributed_embedding_pulls_and_pushes_only_touched_rows(local_fleet):
                                [[-2.5] * 3, [-0.5] * 3])
     with pytest.raises(ValueError, match=r"ids must be in \[0, 10000000\)"):
         emb(paddle.to_tensor([10 ** 7]))
+
+
+def test_row_index_agrees_with_a_dict_across_merges():
+    from sampan.distributed.ps.table import _Index
+    rng = np.random.default_rng(1)
+    index, ref = _Index(), {}
+    for _ in range(60):
+        ids = np.unique(rng.integers(0, 10 ** 7, rng.integers(1, 3000)))
+        got = index.lookup(ids)
+        np.testing.assert_array_equal(got, [ref.get(k, -1) for k in ids.tolist()])
+        new = ids[got < 0]
+        slots = np.arange(len(ref), len(ref) + len(new))
+        index.add(new, slots)
+        ref.update(zip(new.tolist(), slots.tolist()))
+    assert len(index) == len(ref)

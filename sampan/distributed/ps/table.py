@@ -105,13 +105,50 @@ def unique_sum(ids: np.ndarray, grads: np.ndarray) -> tuple:
     return uniq, out
 
 
+class _Index:
+    """id -> slot, vectorized: a large sorted run of ids plus a small sorted run of recent
+    ones, merged into the large run when it grows past a quarter of it (amortized O(1)
+    sorting work per new id; lookups are two binary searches per id)."""
+
+    def __init__(self) -> None:
+        empty = np.empty(0, np.int64)
+        self._runs = [(empty, empty), (empty, empty)]
+
+    def __len__(self) -> int:
+        return sum(len(keys) for keys, _ in self._runs)
+
+    def lookup(self, ids: np.ndarray) -> np.ndarray:
+        """The slot of each id, -1 where it has none."""
+        out = np.full(len(ids), -1, np.int64)
+        for keys, slots in self._runs:
+            if len(keys):
+                pos = np.minimum(np.searchsorted(keys, ids), len(keys) - 1)
+                hit = keys[pos] == ids
+                out[hit] = slots[pos[hit]]
+        return out
+
+    def add(self, ids: np.ndarray, slots: np.ndarray) -> None:
+        """Enter distinct new `ids` with their `slots`."""
+        big, small = self._runs
+        small = _merge(small, (ids, slots))
+        if len(small[0]) > max(1024, len(big[0]) // 4):
+            big, small = _merge(big, small), (small[0][:0], small[1][:0])
+        self._runs = [big, small]
+
+
+def _merge(a: tuple, b: tuple) -> tuple:
+    keys = np.concatenate([a[0], b[0]])
+    order = np.argsort(keys, kind="stable")
+    return keys[order], np.concatenate([a[1], b[1]])[order]
+
+
 class SparseTable:
     """Rows of one table on one shard: id -> slot in growing weight/state arrays."""
 
     def __init__(self, config: TableConfig, seed: int = 0) -> None:
         self.config, self.seed = config, seed
         self._entry = parse_entry(config.entry)
-        self._index: dict = {}
+        self._index = _Index()
         self._seen: dict = {}
         self._rng = np.random.default_rng(seed)
         self._w = np.empty((0, config.dim), np.float32)
@@ -122,8 +159,7 @@ class SparseTable:
         return len(self._index)
 
     def _lookup(self, ids: np.ndarray) -> np.ndarray:
-        get = self._index.get
-        return np.fromiter((get(k, -1) for k in ids.tolist()), np.int64, len(ids))
+        return self._index.lookup(ids)
 
     def _admit(self, ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
         kind, value = self._entry
@@ -160,7 +196,7 @@ class SparseTable:
         new = np.arange(start, start + len(which))
         self._w[new] = init_rows(self.config.initializer, self.seed, self.config.name,
                                  ids[which], self.config.dim)
-        self._index.update(zip(ids[which].tolist(), new.tolist()))
+        self._index.add(ids[which], new)
         slots[which] = new
 
     def pull(self, ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
