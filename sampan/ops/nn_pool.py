@@ -208,13 +208,16 @@ def _max_pool_unpadded(xp, x, kernel, stride, out_len):
     still-missing & (v != max), counted), then its flat input index from a small table."""
     win = window_view(xp, x, kernel, stride, [1] * len(kernel), out_len)
     views = [win[(Ellipsis,) + k] for k in multi_range(kernel)]
-    out = views[0].copy()
-    for v in views[1:]:
-        xp.maximum(out, v, out=out)
-    kflat = xp.zeros(out.shape, "int32")
-    if len(views) > 1:
+    if len(views) == 1:
+        out, kflat = views[0].copy(), xp.zeros(views[0].shape, "int8")
+    else:
+        out = xp.maximum(views[0], views[1])
+        for v in views[2:]:
+            xp.maximum(out, v, out=out)
+        # the offset counter in the narrowest int that holds it (it is memory-bound)
+        small = "int8" if len(views) <= 127 else "int32"
         miss = xp.not_equal(views[0], out)
-        kflat += miss
+        kflat = miss.astype(small)
         hit = xp.empty_like(miss)
         for v in views[1:-1]:
             xp.not_equal(v, out, out=hit)
