@@ -108,6 +108,25 @@ def movement(r, n):
         check(outs[k], data(k) * 10 + r, "alltoall")
 
 
+def gather_buffer_reuse(r, n):
+    """A large all_gather result is reused by the next call only once nothing (not even a
+    view of one row) references it."""
+    comm = dist.get_group().comm
+    x = np.full(1 << 18, r, "float32")
+    first = comm.all_gather(x)
+    row = first[0]
+    del first
+    second = comm.all_gather(x + 1)
+    assert not np.shares_memory(second, row)
+    check(row, np.zeros(1 << 18), "a kept row of an earlier all_gather")
+    where = second.__array_interface__["data"][0]
+    del second
+    third = comm.all_gather(x + 2)
+    assert third.__array_interface__["data"][0] == where, "expected the spare buffer"
+    for k in range(n):
+        check(third[k], np.full(1 << 18, k + 2), "all_gather into the spare buffer")
+
+
 def objects(r, n):
     got = []
     dist.all_gather_object(got, {"rank": r, "text": "x" * r})
@@ -200,6 +219,7 @@ def main():
     reductions(r, n)
     in_place_and_grad(r, n)
     movement(r, n)
+    gather_buffer_reuse(r, n)
     objects(r, n)
     point_to_point(r, n)
     groups(r, n)
