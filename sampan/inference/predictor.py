@@ -16,6 +16,7 @@ import numpy as np
 from ..framework.tensor import Tensor as _SampanTensor, wrap
 from ..static import passes as _passes
 from ..static.executor import Executor, Scope, scope_guard
+from ..static.lod import LoDTensor, lod_level_of, with_lods
 from .config import Config
 from .enums import DataType, data_type_of
 from .loader import load_program
@@ -44,7 +45,8 @@ class _Model:
             if config.onnxruntime_enabled() else None
         names = config._pass_list()
         if names:
-            program = _passes.apply(program, names, keep=self.fetch_names, scope=scope)
+            program = _passes.apply(program, names, scope=scope,
+                                    keep=with_lods(program.global_block(), self.fetch_names))
         read = {n for b in program.blocks for op in b.ops for n in op.input_arg_names}
         self.params = {k: v for k, v in params.items() if k in read}
         self.program = program
@@ -221,7 +223,8 @@ class Predictor:
                 raise RuntimeError(f"paddle.inference.Predictor.run: no data for input(s) "
                                    f"{missing}; call get_input_handle(name).copy_from_cpu("
                                    f"array) first")
-            self._execute({n: h._data for n, h in self._inputs.items()})
+            self._execute({n: LoDTensor(h._data, h._lod) if h._lod else h._data
+                           for n, h in self._inputs.items()})
             return None
         if not isinstance(inputs, (list, tuple)):
             raise TypeError(f"paddle.inference.Predictor.run: inputs must be a list of "
@@ -242,6 +245,12 @@ class Predictor:
         m = self._model
         if m.session is not None:
             outs = m.session.run(m.fetch_names, feed)
+        elif any(lod_level_of(m.program.global_block(), n) for n in m.fetch_names):
+            outs = self._exe.run(m.program, feed=feed, fetch_list=m.fetch_names,
+                                 scope=self._scope, return_numpy=False)
+            for name, out in zip(m.fetch_names, outs):   # LoD outputs: handle.lod()
+                self._outputs[name]._lod = out.lod() if isinstance(out, LoDTensor) else []
+            outs = [o._array if isinstance(o, LoDTensor) else o._data for o in outs]
         else:
             outs = self._exe.run(m.program, feed=feed, fetch_list=m.fetch_names,
                                  scope=self._scope)

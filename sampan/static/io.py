@@ -162,18 +162,18 @@ def normalize_program(program: Program, feed_vars, fetch_vars, **kwargs) -> Prog
         raise TypeError(f"normalize_program: program must be a Program, got "
                         f"{type(program).__name__}")
     fetch = _names(fetch_vars, kwargs.get("_api", "normalize_program"))
-    pruned = dead_code_elimination(program, keep=fetch, side_effects=False, prune_vars=True)
+    from .lod import lod_level_of, lod_names, with_lods   # LoD vars keep their offsets
+    pruned = dead_code_elimination(program, keep=with_lods(program.global_block(), fetch),
+                                   side_effects=False, prune_vars=True)
     pruned = pruned.clone(for_test=True)
     block = pruned.global_block()
     feeds = _names(feed_vars, kwargs.get("_api", "normalize_program"))
-    from .lod import lod_level_of, lod_names   # a LoD feed brings its offsets companions
-    feeds += [n for f in list(feeds) for n in lod_names(f, lod_level_of(block, f))
-              if n not in feeds]
     for name in feeds + fetch:
         if not block.has_var(name):
             raise ValueError(f"normalize_program: {name!r} is not a variable of the program")
+    fed = set(feeds).union(*[lod_names(f, lod_level_of(block, f)) for f in feeds])
     for v in block.vars.values():
-        if v.is_data and v.name not in feeds:
+        if v.is_data and v.name not in fed:
             used = any(v.name in op.input_arg_names for op in block.ops)
             if used:
                 raise ValueError(f"normalize_program: the fetches need data variable "

@@ -33,6 +33,13 @@ def lod_level_of(block, name: str) -> int:
     return level
 
 
+def with_lods(block, names: list) -> list:
+    """`names` followed by the LoD companions of those that have them (what a pruning pass
+    must keep so that a fetched LoD variable keeps its LoD)."""
+    return list(names) + [n for name in names for n in lod_names(name, lod_level_of(block, name))
+                          if n not in names]
+
+
 def _lengths_to_offsets(lengths) -> list:
     return [np.concatenate([[0], np.cumsum(np.asarray(lv, np.int64))]).astype(np.int64)
             .tolist() for lv in lengths]

@@ -121,6 +121,29 @@ def test_lod_program_round_trips_through_inference_model(tmp_path):
     with static_guard(main, startup):
         paddle.static.save_inference_model(prefix, [x], [out], exe)
         prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
-    assert feeds == ["x", "x@LOD"]   # a LoD feed brings its offsets
+    assert feeds == ["x"]   # as Paddle; the LoDTensor fed as x brings its offsets
     got, = exe.run(prog, feed=feed, fetch_list=fetches)
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_predictor_runs_a_lod_model_through_handles(tmp_path):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with static_guard(main, startup):
+        x = paddle.static.data("x", [-1, 1], "float32", lod_level=1)
+        soft = snn.sequence_softmax(x)
+        pooled = snn.sequence_pool(x, "sum")
+    exe = paddle.static.Executor()
+    prefix = str(tmp_path / "seq")
+    with static_guard(main, startup):
+        paddle.static.save_inference_model(prefix, [x], [soft, pooled], exe)
+    config = paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    predictor = paddle.inference.create_predictor(config)
+    assert predictor.get_input_names() == ["x"]
+    handle = predictor.get_input_handle("x")
+    handle.set_lod([[0, 1, 3]])
+    handle.copy_from_cpu(np.array([[0.], [1.], [1.]], "float32"))
+    predictor.run()
+    out_soft, out_pool = (predictor.get_output_handle(n) for n in predictor.get_output_names())
+    np.testing.assert_allclose(out_soft.copy_to_cpu().ravel(), [1, .5, .5])
+    assert out_soft.lod() == [[0, 1, 3]] and out_pool.lod() == []
+    np.testing.assert_allclose(out_pool.copy_to_cpu().ravel(), [0, 2])
