@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 
-class _Timeout(Exception):
+class _Timeout(BaseException):  # not caught by the `except Exception` inside sections
     pass
 
 
@@ -60,6 +60,8 @@ class Ctx:
             self.place, self.sync = FakePlace(0), (lambda: None)
         else:
             self.place, self.sync = paddle.CUDAPlace(0), paddle.device.cuda.synchronize
+        self.partial: dict = {}   # the running section's results (kept on a timeout)
+        self.workload_seconds = 40  # per sampan training workload (run_train)
         self.torch = None
         if not fake:
             try:
@@ -97,7 +99,8 @@ def run_conv(ctx: Ctx) -> dict:
     from sampan.framework import place as _place
     xp = ctx.place.backend()
     rng = np.random.default_rng(0)
-    out = {"checked": 0, "failed": {}}
+    out = ctx.partial
+    out.update(checked=0, failed={})
     for k, (xs, ws, st, pads, dil, g) in enumerate(CONV_CASES):
         x, w = rng.standard_normal(xs), rng.standard_normal(ws)
         y = C.conv_array(np, x, w, st, pads, dil, g)
@@ -142,19 +145,19 @@ def _time_conv(ctx: Ctx, xs, ws, stride, pad) -> dict:
 
 # --- static and to_static ---------------------------------------------------------------------
 def run_static(ctx: Ctx) -> dict:
-    from tests.backend import test_static_device as S
-    out = {}
-    cpu_losses, cpu_out, _ = S._train(ctx.paddle.CPUPlace())
-    losses, dev_out, scope = S._train(ctx.place)
+    from tests.backend import static_check as S
+    out = ctx.partial
+    cpu_losses, cpu_out, _ = S.train_static(ctx.paddle.CPUPlace())
+    losses, dev_out, scope = S.train_static(ctx.place)
     out["static_mlp_max_diff"] = float(np.max(np.abs(np.asarray(losses) - cpu_losses)))
     out["static_scope_on_device"] = all(type(v).__name__ != "ndarray"
                                         for v in scope._vars.values())
-    main, res = S._cond_program()
+    main, res = S.cond_program()
     x = np.array([1.0, -2.0, 3.0], "float32")
     got, = ctx.paddle.static.Executor(ctx.place).run(main, feed={"x": x}, fetch_list=[res])
     out["control_flow_ok"] = bool(np.allclose(got, (x * 8 + 7) - 1.0))
-    dev = S._to_static_train(ctx.place)
-    cpu = S._to_static_train(ctx.paddle.CPUPlace())
+    dev = S.train_to_static(ctx.place)
+    cpu = S.train_to_static(ctx.paddle.CPUPlace())
     out["to_static_max_diff"] = max(float(np.max(np.abs(a - b))) for a, b in zip(dev, cpu))
     out["static_step_ms"] = _static_step_ms(ctx)
     out["cuda_places"] = repr(ctx.paddle.static.cuda_places())
@@ -186,7 +189,7 @@ def _static_step_ms(ctx: Ctx) -> float:
 # --- AMP float16 ------------------------------------------------------------------------------
 def run_amp(ctx: Ctx) -> dict:
     P = ctx.paddle
-    out = {}
+    out = ctx.partial
     ctx.on_device()
     try:
         for level in ("O1", "O2"):
@@ -221,32 +224,33 @@ def run_amp(ctx: Ctx) -> dict:
 
 # --- training steps and ResNet-50 inference ----------------------------------------------------
 def run_train(ctx: Ctx) -> dict:
+    """PyTorch first (quick), then sampan; each sampan workload gets its own time limit."""
     from bench.train_step import paddle_step, torch_step
-    out = {}
+    out = ctx.partial
     names = ("mlp", "resnet20", "transformer")
-    ctx.on_device()
-    try:
-        for name in names:
-            try:
-                out[f"sampan {name} ms"] = _time(paddle_step(ctx.paddle, name), ctx.sync,
-                                                 ctx.steps)
-            except Exception as err:  # noqa: BLE001 - a finding to report
-                out[f"sampan {name} error"] = _err(err)
-        try:
-            out["sampan resnet50 b32 infer ms"] = _time(_paddle_r50(ctx), ctx.sync, ctx.steps)
-        except Exception as err:  # noqa: BLE001
-            out["sampan resnet50 error"] = _err(err)
-    finally:
-        ctx.on_cpu()
     if ctx.torch is not None:
         T = ctx.torch
         T.set_default_device("cuda")
-        for name in names:
-            out[f"torch {name} ms"] = _time(torch_step(T, name), T.cuda.synchronize, ctx.steps)
-        out["torch resnet50 b32 infer ms"] = _time(_torch_r50(T), T.cuda.synchronize,
-                                                   ctx.steps)
-        T.set_default_device("cpu")
+        try:
+            for name in names:
+                out[f"torch {name} ms"] = _time(torch_step(T, name), T.cuda.synchronize,
+                                                ctx.steps)
+            out["torch resnet50 b32 infer ms"] = _time(_torch_r50(T), T.cuda.synchronize,
+                                                       ctx.steps)
+        finally:
+            T.set_default_device("cpu")
         out["torch"] = T.__version__
+    ctx.on_device()
+    steps = {name: (lambda n=name: paddle_step(ctx.paddle, n)) for name in names}
+    steps["resnet50 b32 infer"] = lambda: _paddle_r50(ctx)
+    for name, make in steps.items():
+        signal.alarm(ctx.workload_seconds)
+        try:
+            out[f"sampan {name} ms"] = _time(make(), ctx.sync, ctx.steps)
+        except (Exception, _Timeout) as err:  # noqa: BLE001 - a finding to report
+            out[f"sampan {name} error"] = _err(err)
+        finally:
+            signal.alarm(0)
     return out
 
 
@@ -306,7 +310,7 @@ def run_profile(ctx: Ctx) -> dict:
     workload, the 12 costliest ops first."""
     from bench.train_step import paddle_step
     from sampan.framework.flags import dispatch_wrapper
-    out = {}
+    out = ctx.partial
     ctx.on_device()
     try:
         for name in ("mlp", "resnet20", "resnet50_infer"):
@@ -386,12 +390,15 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--json", default="")
     ap.add_argument("--fake", action="store_true")
+    ap.add_argument("--section-seconds", type=int, default=120,
+                    help="time limit of each section but ops")
     args = ap.parse_args()
     import sampan as paddle
     if not args.fake and not paddle.is_compiled_with_cuda():
         print("no usable GPU (CuPy and a CUDA device are needed); nothing to check")
         return 0
     ctx = Ctx(args.fake, 1 if args.fake else args.steps)
+    ctx.workload_seconds = max(1, args.section_seconds // 4)
     report = {"device": "fake" if args.fake else paddle.device.cuda.get_device_name(),
               "numpy": np.__version__}
     if not args.fake:
@@ -402,12 +409,19 @@ def main() -> int:
             "amp": lambda: run_amp(ctx), "train": lambda: run_train(ctx),
             "profile": lambda: run_profile(ctx),
             "ops": lambda: run_ops(ctx, args.ops_seconds, args.per_entry)}
+    signal.signal(signal.SIGALRM, _alarm)
     for name in args.sections.split(","):
         t0 = time.perf_counter()
+        if name not in ("ops", "train"):  # those keep their own alarms and time budgets
+            signal.alarm(args.section_seconds)
+        ctx.partial = {}
         try:
             report[name] = runs[name]()
-        except Exception as err:  # noqa: BLE001 - report it and go on to the next section
-            report[name] = {"error": _err(err)}
+        except (Exception, _Timeout) as err:  # noqa: BLE001 - report it, go on to the next
+            report[name] = {**ctx.partial, "error": _err(err)}
+        finally:
+            signal.alarm(0)
+            ctx.on_cpu()
         report[f"{name}_s"] = round(time.perf_counter() - t0, 1)
         print(json.dumps({name: report[name]}), flush=True)
         if args.json:
