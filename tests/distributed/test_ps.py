@@ -83,3 +83,15 @@ def test_a_killed_server_is_reported_and_the_job_stops():
     code, text = launch_ps("kill_server", servers=1, trainers=2, limit="20")
     assert code != 0
     assert "rank 0 of 3 (server 0) failed" in text and "killed by SIGKILL" in text, text
+
+
+@pytest.mark.parametrize("kind, rank, text", [
+    ("raise_trainer", "rank 2 of 3 (trainer 1) failed", "ValueError: trainer 1 fails on purpose"),
+    ("hang_trainer", "rank 0 of 3 (server 0) failed",
+     "no request from any trainer within 5 s; trainers [1] have not called "
+     "fleet.stop_worker()"),
+])
+def test_a_failing_or_silent_trainer_ends_the_job_with_a_report(kind, rank, text):
+    code, out = launch_ps(kind, servers=1, trainers=2, limit="5")
+    assert code != 0
+    assert rank in out and text in out, out

@@ -2,10 +2,12 @@
 `client sync|async OUT`: trainers pull/push through PSClient, trainer 0 replays the same
 traffic on a LocalPS and both write what they saw to OUT; `model sync OUT`: a model with an
 nn.Embedding(sparse=True) trained through fleet in dynamic mode; `kill_server`: server 0
-dies while the trainers pull."""
+dies while the trainers pull; `hang_trainer`: trainer 1 never stops (the servers give up
+after SAMPAN_DIST_TIMEOUT naming it); `raise_trainer`: trainer 1 raises."""
 import os
 import signal
 import sys
+import time
 
 import numpy as np
 
@@ -132,6 +134,10 @@ def main(kind, mode="async", out=""):
         if fleet.is_first_worker():
             np.savez(out, losses=losses, probe=probe)
         print(f"PS-OK trainer {fleet.worker_index()}", flush=True)
+    elif kind in ("hang_trainer", "raise_trainer") and fleet.worker_index() == 1:
+        if kind == "raise_trainer":
+            raise ValueError("trainer 1 fails on purpose")
+        time.sleep(60)
     elif kind == "kill_server":
         client = get_client()
         client.create_tables(TABLES)
