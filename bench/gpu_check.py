@@ -404,6 +404,11 @@ def main() -> int:
     if not args.fake:
         import cupy
         report["cupy"] = cupy.__version__
+        try:  # whether cuDNN is reachable through CuPy (a possible later conv path)
+            import cupyx.cudnn  # noqa: F401
+            report["cudnn"] = str(cupy.cuda.cudnn.getVersion())
+        except Exception as err:  # noqa: BLE001
+            report["cudnn"] = _err(err)
     print(json.dumps(report), flush=True)
     runs = {"conv": lambda: run_conv(ctx), "static": lambda: run_static(ctx),
             "amp": lambda: run_amp(ctx), "train": lambda: run_train(ctx),
