@@ -14,6 +14,17 @@ from sampan.ops import ps as ps_ops
 from sampan.utils import unique_name
 from tests.static_util import static_guard
 
+@pytest.fixture(autouse=True)
+def _no_ps_runtime():
+    """Each test starts and ends without a PS client or server entered (the op database's
+    entries leave their fakes entered)."""
+    ps_ops.set_ps_client(None)
+    ps_ops.set_ps_server(None)
+    yield
+    ps_ops.set_ps_client(None)
+    ps_ops.set_ps_server(None)
+
+
 SYNC = types.SimpleNamespace(a_sync=False)
 W0 = np.array([[0.3], [-0.2], [0.5], [0.1]], "float32")
 ROLE = types.SimpleNamespace(_worker_num=lambda: 2)
