@@ -153,3 +153,12 @@ def _train(place, opt_name):
 def test_conv_training_on_device_equals_cpu(opt_name):
     for got, want in zip(_train(FAKE, opt_name), _train(paddle.CPUPlace(), opt_name)):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_cuda_places(monkeypatch):
+    from sampan.framework import place as place_mod
+    monkeypatch.setattr(place_mod, "is_compiled_with_cuda", lambda: False)
+    assert paddle.static.cuda_places() == [] and paddle.static.cuda_places([0]) == []
+    monkeypatch.setattr(place_mod, "is_compiled_with_cuda", lambda: True)
+    assert paddle.static.cuda_places([0, 2]) == [paddle.CUDAPlace(0), paddle.CUDAPlace(2)]
+    assert paddle.static.cuda_places(1) == [paddle.CUDAPlace(1)]
