@@ -359,27 +359,35 @@ def _add_overhead(ctx: Ctx) -> dict:
 def run_ops(ctx: Ctx, seconds: float, per_entry: int) -> dict:
     from tests.backend.device_check import check_entry
     from tests.ops.op_db import ENTRIES
-    signal.signal(signal.SIGALRM, _alarm)
-    passed, failed, not_run = 0, {}, 0
+    out = ctx.partial
+    out.update(passed=0, failed={}, not_run=len(ENTRIES))
     t0 = time.perf_counter()
     for k, entry in enumerate(ENTRIES):
+        out["not_run"] = len(ENTRIES) - k
+        out["seconds"] = round(time.perf_counter() - t0, 1)
         if time.perf_counter() > t0 + seconds:
-            not_run = len(ENTRIES) - k
             break
         if entry.op in ("send_recv", "recv") or entry.name in ("send_recv", "recv"):
             continue   # MPI exchanges host buffers (CPU tensors only)
         signal.alarm(per_entry)
         try:
             check_entry(entry, ctx.place, max_samples=2)
-            passed += 1
-        except BaseException as err:  # noqa: BLE001 - every failure is a finding to report
-            if isinstance(err, KeyboardInterrupt):
-                raise
-            failed[entry.name] = _err(err)
+            out["passed"] += 1
+        except (Exception, _Timeout) as err:  # noqa: BLE001 - every failure is a finding
+            out["failed"][entry.name] = _err(err)
         finally:
             signal.alarm(0)
-    return {"passed": passed, "failed": failed, "not_run": not_run,
-            "seconds": round(time.perf_counter() - t0, 1)}
+    else:
+        out["not_run"] = 0
+    return out
+
+
+def _terminated(signum, frame):
+    raise _Stop("terminated (outer time limit)")
+
+
+class _Stop(BaseException):
+    pass
 
 
 def main() -> int:
@@ -415,15 +423,17 @@ def main() -> int:
             "profile": lambda: run_profile(ctx),
             "ops": lambda: run_ops(ctx, args.ops_seconds, args.per_entry)}
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGTERM, _terminated)   # `timeout` ends the run: keep what we have
     for name in args.sections.split(","):
         t0 = time.perf_counter()
         if name not in ("ops", "train"):  # those keep their own alarms and time budgets
             signal.alarm(args.section_seconds)
-        ctx.partial = {}
+        ctx.partial, stop = {}, False
         try:
             report[name] = runs[name]()
-        except (Exception, _Timeout) as err:  # noqa: BLE001 - report it, go on to the next
+        except (Exception, _Timeout, _Stop) as err:  # noqa: BLE001 - report it, go on
             report[name] = {**ctx.partial, "error": _err(err)}
+            stop = isinstance(err, _Stop)
         finally:
             signal.alarm(0)
             ctx.on_cpu()
@@ -432,6 +442,8 @@ def main() -> int:
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(report, f, indent=1)
+        if stop:
+            break
     return 0
 
 
