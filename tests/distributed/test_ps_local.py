@@ -247,15 +247,20 @@ def test_row_index_agrees_with_a_dict_across_merges():
 
 
 def test_collective_fleet_maps_onto_data_parallel():
+    was_initialized = dist.is_initialized()
     fleet.init(is_collective=True)
-    assert fleet.is_worker() and fleet.worker_index() == 0 and fleet.worker_num() == 1
-    model = paddle.nn.Linear(2, 2)
-    opt = paddle.optimizer.SGD(0.1, parameters=model.parameters())
-    assert isinstance(fleet.distributed_model(model), dist.DataParallel)
-    assert fleet.distributed_optimizer(opt) is opt
-    fleet.barrier_worker()
-    with pytest.raises(RuntimeError, match="parameter-server call in a collective job"):
-        fleet.init_server()
+    try:
+        assert fleet.is_worker() and fleet.worker_index() == 0 and fleet.worker_num() == 1
+        model = paddle.nn.Linear(2, 2)
+        opt = paddle.optimizer.SGD(0.1, parameters=model.parameters())
+        assert isinstance(fleet.distributed_model(model), dist.DataParallel)
+        assert fleet.distributed_optimizer(opt) is opt
+        fleet.barrier_worker()
+        with pytest.raises(RuntimeError, match="parameter-server call in a collective job"):
+            fleet.init_server()
+    finally:
+        if not was_initialized:
+            dist.destroy_process_group()
 
 
 def test_parameter_server_mode_needs_a_supported_optimizer(local_fleet):
