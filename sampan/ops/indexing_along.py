@@ -67,10 +67,10 @@ def along_index(src: tuple, target: tuple, indices, axis: int) -> list:
             for i in range(ndim)]
 
 
-def _multiply_at(xp, out, pos, values) -> None:
-    """`xp.multiply.at(out, pos, values)` without `ufunc.at`: in rounds, each multiplying
-    every target once (a position hit k times gets its values in their order, over k
-    rounds), so the products are those of NumPy's unbuffered loop."""
+def _reduce_at(xp, ufunc, out, pos, values) -> None:
+    """`ufunc.at(out, pos, values)` without `ufunc.at`: in rounds, each updating every
+    target once (a position hit k times gets its values in their order, over k rounds), so
+    the results are those of NumPy's unbuffered loop, bit for bit."""
     flat = xp.ravel_multi_index(tuple(xp.broadcast_to(p, values.shape) for p in pos),
                                 out.shape, mode="wrap").ravel()  # indices in [-n, n)
     order = xp.argsort(flat, kind="stable")
@@ -84,7 +84,8 @@ def _multiply_at(xp, out, pos, values) -> None:
     view = out.reshape(-1)  # out is a fresh contiguous copy: a view
     for r in range(int(rank.max()) + 1):
         sel = rank == r
-        view[flat[sel]] *= vals[sel]
+        idx = flat[sel]
+        view[idx] = ufunc(view[idx], vals[sel])
 
 
 def _kernel_grids(xp, shape: tuple, indices, axis: int) -> tuple:
@@ -262,10 +263,10 @@ class PutAlongAxis(OpDef):
                            "amax": (xp.maximum, None)}[reduce]
             if not include_self:
                 out[pos] = values if unit is None else unit
-            if unit == 1:  # GPU array libraries have no multiply.at
-                _multiply_at(xp, out, pos, values)
-            else:
+            if reduce == "add":
                 ufunc.at(out, pos, values)
+            else:  # no multiply.at on GPUs; their maximum/minimum.at differ on repeats
+                _reduce_at(xp, ufunc, out, pos, values)
         return out
 
     def vjp(self, ctx, g):

@@ -162,3 +162,11 @@ def test_cuda_places(monkeypatch):
     monkeypatch.setattr(place_mod, "is_compiled_with_cuda", lambda: True)
     assert paddle.static.cuda_places([0, 2]) == [paddle.CUDAPlace(0), paddle.CUDAPlace(2)]
     assert paddle.static.cuda_places(1) == [paddle.CUDAPlace(1)]
+
+
+def test_cupy_einsum_reduction_plans():
+    from sampan.backend.cupy_ import _reduction_axes as plan
+    assert plan("acb->c") == (1, (0, 2)) and plan("acb,acb->c") == (2, (0, 2))
+    assert plan("ij,ij->i") == (2, (1,)) and plan("abc->ac") == (1, (1,))
+    for general in ("ij,jk->ik", "ii->i", "ab->ba", "...a->a", "ij,ik->i", "ij"):
+        assert plan(general) is None, general
