@@ -65,7 +65,9 @@ class Fleet:
     def _start_mpi(self) -> None:
         role = self._role
         servers, trainers = role._server_num(), role._worker_num()
-        MPI = _init_mpi_with_watchdog(self.timeout)
+        # starting (imports, MPI_Init) may take long on a loaded machine: at least 60 s
+        start_limit = max(self.timeout, 60.0)
+        MPI = _init_mpi_with_watchdog(start_limit)
         world = MPI.COMM_WORLD
         if world.Get_size() != servers + trainers:
             raise RuntimeError(f"fleet.init: the job has {servers} servers and {trainers} "
@@ -75,7 +77,7 @@ class Fleet:
         if world.Get_rank() != role._mpi_rank():
             raise RuntimeError(f"fleet.init: {role.to_string()} should be MPI rank "
                                f"{role._mpi_rank()}, is {world.Get_rank()}")
-        MpiComm(world, 0, self.timeout).barrier()   # everyone joined, or TimeoutError
+        MpiComm(world, 0, start_limit).barrier()   # everyone joined, or TimeoutError
         self._world = world
         sub = world.Split(1 if role._is_server() else 0, world.Get_rank())
         self._role_comm = MpiComm(sub, 0, self.timeout)
