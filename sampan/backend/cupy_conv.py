@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
-from .window import conv_out_len, multi_range, pad_pairs, pad_spatial, window_view
+from .window import conv_out_len, multi_range, pad_pairs, window_view
 
 #: the largest column matrix (bytes) built at once; bigger batches run in chunks
 COLS_BYTES = 512 << 20
@@ -29,6 +29,23 @@ def _chunks(n: int, per_sample: int) -> list:
     """Batch ranges whose column matrices stay under COLS_BYTES (at least one sample each)."""
     step = max(1, min(n, COLS_BYTES // max(per_sample, 1)))
     return [(a, min(a + step, n)) for a in range(0, n, step)]
+
+
+def _pad(xp, x, pads):
+    """Spatial dims (2..) of x padded with zeros (positive pads) or cropped (negative): a
+    zero buffer and one copy (a GPU pad routine launches a kernel per side and axis)."""
+    pairs = pad_pairs(pads)
+    if any(b < 0 or a < 0 for b, a in pairs):
+        x = x[(slice(None), slice(None)) + tuple(
+            slice(max(-b, 0), n - max(-a, 0)) for (b, a), n in zip(pairs, x.shape[2:]))]
+    if not any(b > 0 or a > 0 for b, a in pairs):
+        return x
+    shape = tuple(x.shape[:2]) + tuple(n + max(b, 0) + max(a, 0)
+                                       for (b, a), n in zip(pairs, x.shape[2:]))
+    buf = xp.zeros(shape, x.dtype)
+    buf[(slice(None), slice(None)) + tuple(slice(max(b, 0), max(b, 0) + n) for (b, _), n
+                                           in zip(pairs, x.shape[2:]))] = x
+    return buf
 
 
 def _columns(xp, xpad, kernel, stride, dilation, out_len, groups: int):
@@ -47,7 +64,7 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
     n = x.shape[0]
     o, cg = w.shape[:2]
     kernel = tuple(w.shape[2:])
-    xpad = pad_spatial(xp, x, pads)
+    xpad = _pad(xp, x, pads)
     out_len = [conv_out_len(m, k, s, 0, 0, d)
                for m, k, s, d in zip(xpad.shape[2:], kernel, stride, dilation)]
     shape = (n, o) + tuple(max(v, 0) for v in out_len)
@@ -55,14 +72,18 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
         return xp.zeros(shape, x.dtype)
     p = math.prod(out_len)
     wm = w.reshape(groups, o // groups, cg * math.prod(kernel))
-    out = xp.empty((n, o, p), x.dtype)
-    for a, b in _chunks(n, x.itemsize * cg * groups * math.prod(kernel) * p):
+    chunks = _chunks(n, x.itemsize * cg * groups * math.prod(kernel) * p)
+    out = xp.empty((n, o, p), x.dtype) if len(chunks) > 1 else None
+    for a, b in chunks:
         cols = _columns(xp, xpad[a:b], kernel, stride, dilation, out_len, groups)
         if groups == 1:
             res = xp.matmul(wm[0], cols[0])                       # (O, m * P)
         else:
-            res = xp.matmul(wm, cols).reshape(o, (b - a) * p)      # (G, O/g, m * P)
-        out[a:b] = xp.swapaxes(res.reshape(o, b - a, p), 0, 1)
+            res = xp.matmul(wm, cols)                              # (G, O/g, m * P)
+        res = xp.swapaxes(res.reshape(o, b - a, p), 0, 1)
+        if out is None:
+            return xp.ascontiguousarray(res).reshape(shape)
+        out[a:b] = res
     return out.reshape(shape)
 
 
@@ -77,13 +98,16 @@ def weight_corr_array(xp, x, g, kernel, stride, pads, dilation, groups):
     shape = (a_ch, c // groups) + kernel
     if x.size == 0 or g.size == 0:
         return xp.zeros(shape, x.dtype)
-    xpad = pad_spatial(xp, x, pads)
+    xpad = _pad(xp, x, pads)
     acc = None
     for a, b in _chunks(n, x.itemsize * c * math.prod(kernel) * p):
         cols = _columns(xp, xpad[a:b], kernel, stride, dilation, out_len, groups)
         gm = xp.ascontiguousarray(xp.swapaxes(g[a:b].reshape(b - a, a_ch, p), 0, 1))
-        part = xp.matmul(gm.reshape(groups, a_ch // groups, (b - a) * p),
-                         xp.swapaxes(cols, 1, 2))                  # (G, A/g, C/g * K)
+        if groups == 1:   # a 2-d GEMM reads the transposed columns without a copy
+            part = xp.matmul(gm.reshape(a_ch, (b - a) * p), cols[0].T)[None]
+        else:
+            part = xp.matmul(gm.reshape(groups, a_ch // groups, (b - a) * p),
+                             xp.swapaxes(cols, 1, 2))              # (G, A/g, C/g * K)
         acc = part if acc is None else acc + part
     return acc.reshape(shape)
 
@@ -126,7 +150,7 @@ def _col2im(xp, cols, size, stride, pads, dilation):
     crop = []   # buf holds padded coordinates [0, extent); out[o] = buf[o + pad_before]
     for (before, _), want, e in zip(pad_pairs(pads), size, extent):
         crop += [-before, (want + before) - e]
-    return pad_spatial(xp, buf, crop)
+    return _pad(xp, buf, crop)
 
 
 def kernels_for(xp) -> SimpleNamespace:
