@@ -150,8 +150,8 @@ def run_static(ctx: Ctx) -> dict:
     cpu_losses, cpu_out, _ = S.train_static(ctx.paddle.CPUPlace())
     losses, dev_out, scope = S.train_static(ctx.place)
     out["static_mlp_max_diff"] = float(np.max(np.abs(np.asarray(losses) - cpu_losses)))
-    out["static_scope_on_device"] = all(type(v).__name__ != "ndarray"
-                                        for v in scope._vars.values())
+    from sampan.framework import place as _place
+    out["static_scope_on_device"] = all(_place.is_device_array(v) for v in scope._vars.values())
     main, res = S.cond_program()
     x = np.array([1.0, -2.0, 3.0], "float32")
     got, = ctx.paddle.static.Executor(ctx.place).run(main, feed={"x": x}, fetch_list=[res])

@@ -209,6 +209,8 @@ class _Ufunc:
         label = f"xp.{self.__name__}.{name}"
         if (self.__name__, name) in _CUPY_LACKS_UFUNC:
             raise TypeError(f"{label} is not supported by CuPy")
+        if any(a.__class__ is list for a in args):  # CuPy ufuncs take arrays and scalars
+            raise TypeError(f"{label}: Unsupported type <class 'list'> (as CuPy's)")
         args = _unwrap(args, label)
         kwargs = {k: _unwrap(v, label) for k, v in kwargs.items()}
         return _wrap(getattr(self._ufunc, name)(*args, **kwargs))
