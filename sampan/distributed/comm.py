@@ -119,7 +119,7 @@ class MpiComm:
             pause = min(pause * 2, 1e-3)
 
     def _output(self, shape: tuple, dtype):
-        """A result array: the previous large one of this shape and dtype when nothing
+        """A result array: the previous one (>= 64 KB) of this shape and dtype when nothing
         references it any more (its pages are mapped: fresh memory costs first-touch page
         faults, 40-60% of a 64 MB all_gather), else a new one, kept as the next spare."""
         spare = self._spare
@@ -219,7 +219,7 @@ def _spare_refs(spare) -> int:
 
 
 _FREE = _spare_refs(((), None, object()))   # the count when only the spare tuple holds it
-_SPARE_MIN = 1 << 20
+_SPARE_MIN = 1 << 16   # from about where malloc maps fresh pages per call
 
 
 def _buf(x):

@@ -112,19 +112,19 @@ def gather_buffer_reuse(r, n):
     """A large all_gather result is reused by the next call only once nothing (not even a
     view of one row) references it."""
     comm = dist.get_group().comm
-    x = np.full(1 << 18, r, "float32")
+    x = np.full(1 << 13, r, "float32")
     first = comm.all_gather(x)
     row = first[0]
     del first
     second = comm.all_gather(x + 1)
     assert not np.shares_memory(second, row)
-    check(row, np.zeros(1 << 18), "a kept row of an earlier all_gather")
+    check(row, np.zeros(1 << 13), "a kept row of an earlier all_gather")
     where = second.__array_interface__["data"][0]
     del second
     third = comm.all_gather(x + 2)
     assert third.__array_interface__["data"][0] == where, "expected the spare buffer"
     for k in range(n):
-        check(third[k], np.full(1 << 18, k + 2), "all_gather into the spare buffer")
+        check(third[k], np.full(1 << 13, k + 2), "all_gather into the spare buffer")
 
 
 def objects(r, n):
