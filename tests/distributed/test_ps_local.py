@@ -270,3 +270,18 @@ def test_parameter_server_mode_needs_a_supported_optimizer(local_fleet):
                                                               parameters=model.parameters()))
     with pytest.raises(RuntimeError, match="not a parameter server"):
         fleet.init_server()
+
+
+def test_fleet_util_alone_and_the_file_split(monkeypatch):
+    fleet.init(is_collective=False)
+    assert fleet.util.all_reduce(np.array([1, 5]), mode="max").tolist() == [1, 5]
+    assert fleet.util.all_gather(3) == [3]
+    with pytest.raises(ValueError, match="comm_world must be one of"):
+        fleet.util.barrier("everyone")
+    class Second:   # trainer 1 of 3
+        worker_num, worker_index = (lambda self: 3), (lambda self: 1)
+
+    assert fleet.UtilBase(Second()).get_file_shard(list("abcdefg")) == ["d", "e"]
+    monkeypatch.setenv("PADDLE_TRAINERS_NUM", "3")
+    with pytest.raises(ValueError, match="3 trainers needs servers"):
+        fleet.init(is_collective=False)

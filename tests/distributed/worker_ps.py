@@ -40,6 +40,8 @@ def run_client(mode, out):
     client = get_client()
     client.create_tables(TABLES)
     me, n = fleet.worker_index(), fleet.worker_num()
+    assert fleet.util.all_reduce(np.array([1.0, me]), "sum").tolist() == [n, n * (n - 1) / 2]
+    assert fleet.util.all_gather(me) == list(range(n))
     client.init_dense("w", np.arange(6, dtype=np.float32).reshape(2, 3), ("sgd", 0.5))
     client.barrier()
     seen = []
@@ -122,6 +124,8 @@ def main(kind, mode="async", out=""):
         if kind == "model":
             fleet.distributed_optimizer(paddle.optimizer.Adam(0.05, parameters=[]),
                                         strategy)
+        if kind == "client":
+            fleet.util.barrier("server")
         fleet.init_server()
         fleet.run_server()
         print(f"server {fleet.server_index()} left run_server", flush=True)

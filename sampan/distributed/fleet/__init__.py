@@ -7,6 +7,7 @@ from .fleet import Fleet, fleet
 from .ps_dygraph import DistributedEmbedding, PSOptimizer  # noqa: F401
 from .role_maker import PaddleCloudRoleMaker, Role, UserDefinedRoleMaker  # noqa: F401
 from .strategy import DistributedStrategy  # noqa: F401
+from .util_base import UtilBase  # noqa: F401
 
 init = fleet.init
 is_worker = fleet.is_worker
@@ -25,10 +26,11 @@ init_server = fleet.init_server
 run_server = fleet.run_server
 distributed_optimizer = fleet.distributed_optimizer
 distributed_model = fleet.distributed_model
+util = fleet.util
 
 __all__ = ["Fleet", "fleet", "init", "is_worker", "is_server", "is_first_worker",
            "worker_index", "worker_num", "server_index", "server_num", "worker_endpoints",
            "server_endpoints", "barrier_worker", "init_worker", "stop_worker", "init_server",
-           "run_server", "distributed_optimizer", "distributed_model", "DistributedStrategy",
+           "run_server", "distributed_optimizer", "distributed_model", "util", "DistributedStrategy",
            "PaddleCloudRoleMaker", "UserDefinedRoleMaker", "Role", "DistributedEmbedding",
            "InMemoryDataset", "QueueDataset"]

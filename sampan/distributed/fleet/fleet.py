@@ -14,6 +14,7 @@ from ..ps.server import PSServer
 from .ps_dygraph import PSOptimizer, convert_embeddings, server_rule
 from .role_maker import PaddleCloudRoleMaker, RoleMakerBase
 from .strategy import DistributedStrategy
+from .util_base import UtilBase
 
 
 def _set_ops_client(client) -> None:
@@ -34,6 +35,7 @@ class Fleet:
         self._dropped: set = set()
         self._programs = None
         self.timeout = DEFAULT_TIMEOUT
+        self.util = UtilBase(self)
 
     # --- setup ------------------------------------------------------------------------
     def init(self, role_maker=None, is_collective: bool = False, strategy=None,
@@ -59,8 +61,14 @@ class Fleet:
         self._rule, self._programs, self._dropped = None, None, set()
         if role_maker._is_collective:
             init_parallel_env()
-        elif role_maker._server_num() > 0 and self._world is None:
-            self._start_mpi()
+        elif role_maker._server_num() > 0:
+            if self._world is None:
+                self._start_mpi()
+        elif role_maker._worker_num() > 1:
+            raise ValueError(f"fleet.init: parameter-server mode with "
+                             f"{role_maker._worker_num()} trainers needs servers; start the "
+                             f"job with paddle.distributed.launch --server_num S "
+                             f"--trainer_num T (or pass is_collective=True)")
 
     def _start_mpi(self) -> None:
         role = self._role
@@ -81,6 +89,23 @@ class Fleet:
         self._world = world
         sub = world.Split(1 if role._is_server() else 0, world.Get_rank())
         self._role_comm = MpiComm(sub, 0, self.timeout)
+
+    def _comm_of(self, api: str, world: str):
+        """The MpiComm of `world` ('worker', 'server', 'all') for fleet.util, None alone."""
+        role = self._need(f"util.{api}")
+        if role._is_collective:
+            from ..env import _group
+            comm = _group(api, None).comm
+            return comm if isinstance(comm, MpiComm) else None
+        if self._world is None:
+            return None
+        if world == "all":
+            return MpiComm(self._world, 0, self.timeout)
+        if (world == "server") != role._is_server():
+            raise ValueError(f"fleet.util.{api}: comm_world {world!r} from a "
+                             f"{'server' if role._is_server() else 'worker'}; only its own "
+                             f"role's world or 'all'")
+        return self._role_comm
 
     def _need(self, api: str):
         if self._role is None:
