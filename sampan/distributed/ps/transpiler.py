@@ -28,7 +28,8 @@ def transpile(main: Program, startup: Program, strategy=None, role=None) -> tupl
     `distributed_push_dense` of its (clipped, regularized) gradient, followed by one
     `distributed_step` and a `distributed_pull_dense` per dense parameter. The update ops,
     the tables and the optimizer state leave the trainer (and its startup) program: they
-    live on the servers.
+    live on the servers, which apply SGD, Adagrad or Adam with the optimizer's learning
+    rate at minimize time (an LRScheduler's later values do not reach them).
 
     Args:
         main (Program): the training program, after `optimizer.minimize(loss)`.
