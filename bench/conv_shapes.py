@@ -12,7 +12,7 @@ weight_corr_array, what the conv ops compute with), PyTorch at `F.conv2d` and
 `aten.convolution_backward` with one output mask each. The driver runs each library in its
 own subprocess, interleaves them over rounds and reports medians next to the machine's
 single-thread float32 GEMM rate (NumPy's OpenBLAS, 512^3). `--ab REV` instead times the
-kernels of git revision REV (backend/conv.py, window.py, threads.py loaded from git into a
+kernels of git revision REV (backend/conv*.py, window.py, threads.py loaded from git into a
 temporary package) against the working tree in one process, interleaved: the ratio is
 new/old CPU time, < 1 is faster.
 """
@@ -133,7 +133,11 @@ def load_revision(rev: str):
     """backend/conv.py of git revision `rev` (with its window.py and threads.py) as a module."""
     pkg = tempfile.mkdtemp(prefix="sampan_conv_ab_")
     os.makedirs(os.path.join(pkg, "oldbackend"))
-    for f in ("conv.py", "window.py", "threads.py"):
+    names = subprocess.run(["git", "-C", ROOT, "ls-tree", "--name-only", rev,
+                            "sampan/backend/"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    for f in [os.path.basename(n) for n in names if os.path.basename(n).startswith("conv")
+              and n.endswith(".py")] + ["window.py", "threads.py"]:
         src = subprocess.run(["git", "-C", ROOT, "show", f"{rev}:sampan/backend/{f}"],
                              capture_output=True, text=True, check=True).stdout
         with open(os.path.join(pkg, "oldbackend", f), "w") as fh:

@@ -107,16 +107,22 @@ def shift_conv_array(xp, x, w, pads, dilation, mode, split=False):
     o = w.shape[0]
     kernel = tuple(w.shape[2:])
     plan = _ShiftPlan(xp, x, pads, kernel, dilation, mode)
+    length = plan.geo.length
+    out = xp.empty((n, o) + tuple(plan.geo.out_len), x.dtype)
+    small = not split and plan.stacked_bytes(n, x.itemsize) <= _CHUNK_BYTES
+    if small and not plan.stack:
+        # small work (batch-1 inference): all offsets stacked into the GEMM depth, one GEMM;
+        # the per-offset GEMM calls and partial-sum adds cost more than the copies here.
+        # Rows ordered (channel, offset): the weight is used as it is (no transposed copy)
+        cols = plan.stacked(xp, plan.source(xp, 0, n), depth_major=True)
+        out[...] = plan.geo.crop(xp.matmul(w.reshape(o, -1), cols))
+        return out
     if plan.stack:
         mats = xp.transpose(w.reshape(o, c, -1, kernel[-1]), (2, 0, 3, 1))
         mats = xp.ascontiguousarray(mats).reshape(-1, o, kernel[-1] * c)
     else:
         mats = xp.ascontiguousarray(xp.transpose(w.reshape(o, c, -1), (2, 0, 1)))
-    length = plan.geo.length
-    out = xp.empty((n, o) + tuple(plan.geo.out_len), x.dtype)
-    if not split and plan.stacked_bytes(n, x.itemsize) <= _CHUNK_BYTES:
-        # small work (batch-1 inference): all offsets stacked into the GEMM depth, one GEMM;
-        # the per-offset GEMM calls and partial-sum adds cost more than the copies here
+    if small:
         wk = xp.ascontiguousarray(xp.swapaxes(mats, 0, 1)).reshape(o, -1)
         out[...] = plan.geo.crop(xp.matmul(wk, plan.stacked(xp, plan.source(xp, 0, n))))
         return out

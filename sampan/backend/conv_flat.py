@@ -87,12 +87,17 @@ class _ShiftPlan:
             cols[:, j] = buf[:, :, j * d_last:j * d_last + span]
         return cols.reshape(n, k_last * c, span)
 
-    def stacked(self, xp, src):
-        """(n, K * depth, length): the GEMM operand of every offset stacked over depth."""
+    def stacked(self, xp, src, depth_major: bool = False):
+        """(n, K * depth, length): the GEMM operand of every offset stacked over depth,
+        rows ordered (offset, depth), or (depth, offset) with `depth_major` (the order of a
+        weight (O, C, *K) as it is, when depth is the channels)."""
         n, length = src.shape[0], self.geo.length
-        cols = xp.empty((n, len(self.offsets), self.depth, length), src.dtype)
+        kp = len(self.offsets)
+        cols = xp.empty((n, self.depth, kp, length) if depth_major else
+                        (n, kp, self.depth, length), src.dtype)
+        dst = cols.swapaxes(1, 2) if depth_major else cols
         for k, off in enumerate(self.offsets):
-            cols[:, k] = src[:, :, off:off + length]
+            dst[:, k] = src[:, :, off:off + length]
         return cols.reshape(n, -1, length)
 
     def stacked_bytes(self, n: int, itemsize: int) -> int:
