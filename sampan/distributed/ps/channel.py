@@ -9,7 +9,11 @@ import time
 from ..comm import mpi
 
 REQUEST, REPLY = 7301, 7302
-_SPIN = 0.001
+_SPIN = 0.001          # seconds of busy polling before sleeping
+_REPLY_SPIN = 0.01
+_MAX_PAUSE = 2e-4      # longest sleep between polls in the first _BUSY seconds
+_BUSY = 0.1
+_IDLE_PAUSE = 2e-3
 
 
 class Channel:
@@ -34,8 +38,9 @@ class Channel:
     def recv(self, source: int, tag: int, what: str, timeout: float | None = None):
         """The next message from `source` with `tag`, within the deadline."""
         status = mpi().Status()
+        # a reply is expected soon: spin longer before sleeping
         self._poll(lambda: self.comm.Iprobe(source=source, tag=tag, status=status), what,
-                   timeout)
+                   timeout, spin=_REPLY_SPIN)
         return self.comm.recv(source=status.Get_source(), tag=tag)
 
     def recv_any(self, tag: int, what: str, timeout: float | None = None) -> tuple:
@@ -47,16 +52,19 @@ class Channel:
         source = status.Get_source()
         return source, self.comm.recv(source=source, tag=tag)
 
-    def _poll(self, done, what: str, timeout: float | None = None) -> None:
+    def _poll(self, done, what: str, timeout: float | None = None,
+              spin: float = _SPIN) -> None:
         limit = self.timeout if timeout is None else timeout
         start = time.monotonic()
         pause = 0.0
         while not done():
             now = time.monotonic()
-            if now - start < _SPIN:
+            if now - start < spin:
                 continue
             if now - start > limit:
                 raise TimeoutError(f"{self.who}: {what} did not complete within {limit:g} s "
                                    f"(set SAMPAN_DIST_TIMEOUT or fleet's timeout)")
             time.sleep(pause)
-            pause = min(max(pause * 2, 1e-5), 1e-3)
+            # short sleeps while traffic is likely, longer ones once idle (saves CPU)
+            cap = _MAX_PAUSE if now - start < _BUSY else _IDLE_PAUSE
+            pause = min(max(pause * 2, 1e-5), cap)
