@@ -105,7 +105,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     _check_tensor("all_reduce", "tensor", tensor)
     name = _op_name("all_reduce", op)
     g = _group("all_reduce", group)
-    if not g.is_member() or run_inplace("all_reduce", tensor, op=name, ring_id=g.id):
+    if not g.is_member() or run_inplace("all_reduce", tensor, name, g.id):
         return _DONE
     return _inplace(tensor, call("all_reduce", tensor._alias(), op=name, ring_id=g.id))
 
@@ -117,7 +117,7 @@ def broadcast(tensor, src, group=None, sync_op=True):
     if not g.is_member():
         return _DoneTask()
     src = _peer("broadcast", "src", g, src)
-    if run_inplace("broadcast", tensor, src=src, ring_id=g.id):
+    if run_inplace("broadcast", tensor, src, g.id):
         return _DONE
     return _inplace(tensor, call("broadcast", tensor._alias(), src=src, ring_id=g.id))
 
@@ -145,7 +145,7 @@ def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
     if not g.is_member():
         return _DoneTask()
     dst = _peer("reduce", "dst", g, dst)
-    if run_inplace("reduce", tensor, op=name, dst=dst, ring_id=g.id):
+    if run_inplace("reduce", tensor, name, dst, g.id):
         return _DONE
     return _inplace(tensor, call("reduce", tensor._alias(), op=name, dst=dst, ring_id=g.id))
 

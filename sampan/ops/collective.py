@@ -16,6 +16,8 @@ from ..framework.flags import STATE
 from .dispatch import call
 from .opdef import REGISTRY, OpDef, TensorSpec, register
 
+_ND = _xp.ndarray
+
 REDUCE_OPS = ("sum", "max", "min", "prod", "avg")
 
 
@@ -85,23 +87,24 @@ def get_comm(api: str, ring_id: int):
     return comm
 
 
-def run_inplace(name: str, tensor, **attrs) -> bool:
+def run_inplace(name: str, tensor, *attrs) -> bool:
     """Run collective `name` (all_reduce, broadcast, reduce) in place on `tensor`'s own
-    buffer through its OpDef's `update`, when nothing else can see the write or must see the
-    call: this thread dispatches plainly (no static build target, AMP or profiler wrapper),
-    the tensor needs no gradient, and it holds the only reference to a C-contiguous,
-    writeable host array that owns its memory (two leaves' gradients may share one array;
-    a NumPy handle from .numpy() or a view keeps its values). Returns False otherwise, and
-    the caller dispatches the pure op. Saves the fresh result, whose first-touch page faults
-    cost 10-15% at 16-64 MB."""
+    buffer through its OpDef's `update` (`attrs`: the OpDef's attrs, in order), when
+    nothing else can see the write or must see the call: this thread dispatches plainly (no
+    static build target, AMP or profiler wrapper), the tensor needs no gradient, and it holds
+    the only reference to a C-contiguous, writeable host array that owns its memory (two
+    leaves' gradients may share one array; a NumPy handle from .numpy() or a view keeps its
+    values). Returns False otherwise, and the caller dispatches the pure op. Saves the fresh
+    result, whose first-touch page faults cost 10-15% at 16-64 MB."""
     if STATE.intercept is not None or not tensor.stop_gradient or _refs(tensor) > _SOLE:
         return False
     data = tensor._data
-    flags = getattr(data, "flags", None)
-    if (flags is None or not flags.c_contiguous or not getattr(flags, "writeable", False)
-            or data.base is not None):
+    if data.__class__ is not _ND or data.base is not None:
         return False
-    REGISTRY[name].update(_xp, data, **attrs)
+    flags = data.flags
+    if not (flags.c_contiguous and flags.writeable):
+        return False
+    REGISTRY[name].update(_xp, data, *attrs)
     tensor._version += 1
     return True
 
