@@ -95,3 +95,8 @@ def test_a_failing_or_silent_trainer_ends_the_job_with_a_report(kind, rank, text
     code, out = launch_ps(kind, servers=1, trainers=2, limit="5")
     assert code != 0
     assert rank in out and text in out, out
+
+
+def test_sync_steps_go_on_when_a_trainer_has_stopped_early():
+    code, out = launch_ps("uneven", "sync", servers=1, trainers=2, limit="20")
+    assert code == 0 and out.count("PS-OK") == 2 and "left run_server" in out, out

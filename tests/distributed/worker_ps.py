@@ -3,7 +3,8 @@
 traffic on a LocalPS and both write what they saw to OUT; `model sync OUT`: a model with an
 nn.Embedding(sparse=True) trained through fleet in dynamic mode; `kill_server`: server 0
 dies while the trainers pull; `hang_trainer`: trainer 1 never stops (the servers give up
-after SAMPAN_DIST_TIMEOUT naming it); `raise_trainer`: trainer 1 raises."""
+after SAMPAN_DIST_TIMEOUT naming it); `raise_trainer`: trainer 1 raises;
+`uneven sync`: trainer 1 stops one step before trainer 0, whose last step still completes."""
 import os
 import signal
 import sys
@@ -137,6 +138,13 @@ def main(kind, mode="async", out=""):
         losses, probe = train_model(fleet.worker_index(), fleet.worker_num())
         if fleet.is_first_worker():
             np.savez(out, losses=losses, probe=probe)
+        print(f"PS-OK trainer {fleet.worker_index()}", flush=True)
+    elif kind == "uneven":   # sync mode: trainer 1 stops a step early, trainer 0 goes on
+        client = get_client()
+        client.create_tables(TABLES[:1])
+        for step in range(3 - fleet.worker_index()):
+            client.push_sparse("sgd_t", [5], np.ones((1, 4), np.float32))
+            client.step()
         print(f"PS-OK trainer {fleet.worker_index()}", flush=True)
     elif kind in ("hang_trainer", "raise_trainer") and fleet.worker_index() == 1:
         if kind == "raise_trainer":
