@@ -3,12 +3,12 @@ from . import functional
 from .functional import (adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation,
                          affine, center_crop, crop, erase, hflip, normalize, pad, perspective,
                          resize, rotate, to_grayscale, to_tensor, vflip)
+from .transforms import (BaseTransform, CenterCrop, Compose, Grayscale, Normalize, Pad,
+                         Resize, ToTensor, Transpose)  # first: it loads random_transforms
 from .random_transforms import (BrightnessTransform, ColorJitter, ContrastTransform,
                                 HueTransform, RandomAffine, RandomCrop, RandomErasing,
                                 RandomHorizontalFlip, RandomPerspective, RandomResizedCrop,
                                 RandomRotation, RandomVerticalFlip, SaturationTransform)
-from .transforms import (BaseTransform, CenterCrop, Compose, Grayscale, Normalize, Pad,
-                         Resize, ToTensor, Transpose)
 
 __all__ = ["BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCrop",
            "RandomHorizontalFlip", "RandomVerticalFlip", "Transpose", "Normalize",

@@ -27,7 +27,12 @@ def _is_pil_image(img: Any) -> bool:
 
 
 def _is_tensor_image(img: Any) -> bool:
-    return isinstance(img, Tensor)
+    return isinstance(img, Tensor) or _is_variable(img)
+
+
+def _is_variable(img: Any) -> bool:
+    """A static-graph Variable (CHW / NCHW image whose values exist only at run time)."""
+    return getattr(img, "_is_variable", False) is True
 
 
 def _is_numpy_image(img: Any) -> bool:
@@ -46,14 +51,33 @@ def _check_image(img: Any, api: str) -> None:
                         + (f" with shape {img.shape}" if isinstance(img, np.ndarray) else ""))
 
 
-def _on_tensor(img: Tensor, fn: Callable[[np.ndarray], np.ndarray]) -> Tensor:
-    """Run an HWC NumPy kernel over a CHW / NCHW Tensor."""
-    arr = img.numpy()
+def _on_chw(arr: np.ndarray, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """Run an HWC NumPy kernel over a CHW / NCHW array."""
     if arr.ndim == 3:
         out = np.moveaxis(fn(np.moveaxis(arr, 0, -1)), -1, 0)
     else:
         out = np.stack([np.moveaxis(fn(np.moveaxis(a, 0, -1)), -1, 0) for a in arr])
-    return _to_tensor(np.ascontiguousarray(out))
+    return np.ascontiguousarray(out)
+
+
+def _on_tensor(img: Tensor, fn: Callable[[np.ndarray], np.ndarray]) -> Tensor:
+    """Run an HWC NumPy kernel over a CHW / NCHW Tensor."""
+    return _to_tensor(_on_chw(img.numpy(), fn))
+
+
+def _on_variable(img: Any, api: str, fn: Callable[[np.ndarray], np.ndarray]) -> Any:
+    """Append the kernel to the Variable's Program as a py_func op (run on every Executor.run
+    with the same kernel as eager Tensors, so both modes agree). Random transforms draw their
+    parameters once, when the Program is built. The output shape comes from running the
+    kernel on zeros, so the image shape must be fully known."""
+    if any(d < 0 for d in img.shape):
+        raise NotImplementedError(f"{api}: a static Variable image needs a fully known shape "
+                                  f"(no -1 dims), got {list(img.shape)}")
+    from ...static.py_func import py_func  # static sits below vision; loaded on use
+    probe = _on_chw(np.zeros(img.shape, img.dtype.np), fn)
+    out = img.block.program.current_block().create_var(shape=probe.shape,
+                                                       dtype=str(probe.dtype))
+    return py_func(lambda t: _on_chw(np.asarray(t), fn), img, out)
 
 
 def _apply(img: Any, api: str, np_fn: Callable, pil_fn: Callable,
@@ -61,6 +85,8 @@ def _apply(img: Any, api: str, np_fn: Callable, pil_fn: Callable,
     _check_image(img, api)
     if _is_pil_image(img):
         return pil_fn(img)
+    if _is_variable(img):
+        return _on_variable(img, api, tensor_fn or np_fn)
     if _is_tensor_image(img):
         return _on_tensor(img, tensor_fn or np_fn)
     return np_fn(img)
@@ -402,6 +428,9 @@ def erase(img: Any, i: int, j: int, h: int, w: int, v: Any, inplace: bool = Fals
     _check_image(img, "erase")
     if _is_pil_image(img):
         return F_pil.erase(img, i, j, h, w, v)
+    if _is_variable(img):  # a CHW value: to the HWC box of the kernel's layout
+        hwc = np.moveaxis(v, 0, -1) if np.ndim(v) == 3 else v
+        return _on_variable(img, "erase", lambda a: erase(a, i, j, h, w, hwc))
     if _is_tensor_image(img):
         arr = img.numpy().copy()
         arr[..., i:i + h, j:j + w] = v.numpy() if isinstance(v, Tensor) else v

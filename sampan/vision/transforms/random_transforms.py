@@ -11,7 +11,6 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...framework.tensor import Tensor
 from . import functional as F
 from .transforms import BaseTransform, Compose, image_size, rng
 
@@ -385,7 +384,7 @@ class RandomErasing(BaseTransform):
         self.value, self.inplace = value, inplace
 
     def _box(self, img: Any, g: np.random.Generator):
-        if isinstance(img, Tensor):
+        if F._is_tensor_image(img):
             c, h, w = img.shape[-3:]
         else:
             shape = np.shape(np.asarray(img))
@@ -411,7 +410,7 @@ class RandomErasing(BaseTransform):
         if box is None:
             return img
         top, left, eh, ew, c = box
-        chw = isinstance(img, Tensor)
+        chw = F._is_tensor_image(img)
         if isinstance(value, str):
             v = g.standard_normal((c, eh, ew) if chw else (eh, ew, c))
             v = v if chw else v * 255

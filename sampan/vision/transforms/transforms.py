@@ -25,10 +25,10 @@ def rng() -> np.random.Generator:
 
 def image_size(img: Any) -> tuple:
     """(width, height) of an image (PIL, HWC ndarray, CHW/NCHW Tensor)."""
-    if isinstance(img, Tensor) and img.ndim not in (3, 4):
+    if F._is_tensor_image(img) and img.ndim not in (3, 4):
         raise ValueError(f"The dim for input Tensor should be 3-D or 4-D, but received "
                          f"{img.ndim}")
-    if not (isinstance(img, (Tensor, np.ndarray)) or F._is_pil_image(img)):
+    if not (F._is_tensor_image(img) or isinstance(img, np.ndarray) or F._is_pil_image(img)):
         raise TypeError(f"Unexpected type {type(img)}")
     return F.get_image_size(img)
 
@@ -310,3 +310,11 @@ class Pad(BaseTransform):
 
     def _apply_image(self, img: Any) -> Any:
         return F.pad(img, self.padding, self.fill, self.padding_mode)
+
+
+# paddle.vision.transforms.transforms holds every transform class, the random ones included
+# (they live in random_transforms.py, which imports this module's base classes above)
+from .random_transforms import (BrightnessTransform, ColorJitter, ContrastTransform,  # noqa: E402,F401
+                                HueTransform, RandomAffine, RandomCrop, RandomErasing,
+                                RandomHorizontalFlip, RandomPerspective, RandomResizedCrop,
+                                RandomRotation, RandomVerticalFlip, SaturationTransform)
