@@ -15,7 +15,6 @@ import numpy as np
 
 DEFAULT_TIMEOUT = float(os.environ.get("SAMPAN_DIST_TIMEOUT", "300"))
 _SPIN = 0.05
-_yield = getattr(os, "sched_yield", lambda: None)
 
 # dtypes MPI reduces natively; others are reduced in a wider type and cast back
 _NATIVE = {np.dtype(t) for t in ("float32", "float64", "int8", "int16", "int32", "int64",
@@ -95,16 +94,12 @@ class MpiComm:
         start = clock()
         spin_until, deadline = start + _SPIN, start + limit
         # MPICH progresses non-blocking calls only inside MPI calls: spin on Test for the
-        # first _SPIN seconds (the common, fast case; MPI's blocking calls spin too),
-        # yielding the core after the first 100 us (on an oversubscribed machine the peer
-        # rank may be waiting for it), then poll with growing sleeps up to 1 ms
-        yield_after = start + 1e-4
+        # first _SPIN seconds (the common, fast case; MPI's blocking calls spin too; a
+        # sched_yield in this loop cost ~200 us per small call on a busy machine), then
+        # poll with growing sleeps up to 1 ms
         while not test():
-            now = clock()
-            if now > spin_until:
+            if clock() > spin_until:
                 break
-            if now > yield_after:
-                _yield()
         else:
             return
         pause = 1e-5
