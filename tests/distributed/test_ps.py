@@ -60,6 +60,16 @@ def test_pull_push_on_two_servers_matches_local_ps(mode):
     names = [t.name for t in worker_ps.TABLES]
     assert got["sizes"].tolist() == [sizes[n] for n in names]
     assert sizes["sgd_t"] < 500
+    # what the two servers saved loads into one in-process table set
+    ps = worker_ps.LocalPS()
+    ps.create_tables(worker_ps.TABLES)
+    ps.init_dense("w", np.zeros((2, 3), np.float32))
+    ps.load(out + ".tables")
+    assert ps.table_sizes() == sizes
+    np.testing.assert_allclose(ps.pull_dense("w"), ref["w"], rtol=1e-5)
+    for name in names:
+        np.testing.assert_allclose(ps.pull_sparse(name, worker_ps.PROBE), ref[name],
+                                   rtol=1e-5, atol=1e-6)
 
 
 def test_dynamic_model_through_fleet_matches_one_process():

@@ -285,3 +285,48 @@ def test_fleet_util_alone_and_the_file_split(monkeypatch):
     monkeypatch.setenv("PADDLE_TRAINERS_NUM", "3")
     with pytest.raises(ValueError, match="3 trainers needs servers"):
         fleet.init(is_collective=False)
+
+
+def test_tables_saved_by_one_server_load_into_two_shards(tmp_path):
+    from sampan.distributed.ps.shard import Shard
+    cfg = [TableConfig("t", 3, optimizer=("adam", 0.1))]
+    ps = LocalPS()
+    ps.create_tables(cfg)
+    ids = np.arange(0, 10 ** 6, 37)[:300]
+    ps.pull_sparse("t", ids)
+    ps.push_sparse("t", ids, RNG.standard_normal((300, 3)))
+    ps.save(str(tmp_path))
+    shards = [Shard(index=i, server_num=2) for i in range(2)]
+    for shard in shards:
+        shard.create_tables(cfg)
+        shard.load(str(tmp_path))
+        state = shard.tables["t"].state()
+        assert (state["ids"] % 2 == shard.index).all()
+        np.testing.assert_array_equal(state["rows"], ps.pull_sparse("t", state["ids"]))
+        assert (state["steps"] == 1).all() and state["state_moment1"].any()
+    assert sum(len(s.tables["t"]) for s in shards) == 300
+    with pytest.raises(FileNotFoundError, match="no saved tables"):
+        ps.load(str(tmp_path / "missing"))
+
+
+def test_a_saved_dynamic_model_loads_into_a_fresh_job(tmp_path):
+    from tests.distributed import worker_ps as wm
+    fleet.init(is_collective=False)
+    fleet.init_worker()
+    try:   # parameter names as in a fresh process, so the saved dense values match
+        with paddle.utils.unique_name.guard():
+            losses, probe = wm.train_model(0, 1)
+        fleet.save_persistables(None, str(tmp_path))
+    finally:
+        fleet.stop_worker()
+    fleet.init(is_collective=False)
+    fleet.init_worker()
+    try:
+        with paddle.utils.unique_name.guard():
+            model = fleet.distributed_model(wm.make_model())
+        fleet.distributed_optimizer(paddle.optimizer.Adam(0.05, parameters=model.parameters()))
+        fleet.load_model(str(tmp_path), mode=0)
+        np.testing.assert_allclose(model(paddle.to_tensor(wm.PROBE_IDS)).numpy(), probe,
+                                   rtol=1e-6)
+    finally:
+        fleet.stop_worker()

@@ -20,6 +20,7 @@ TABLES = [TableConfig("sgd_t", 4, ("uniform", -0.5, 0.5), ("sgd", 0.1)),
           TableConfig("ada_t", 3, ("normal", 0.0, 0.1), ("adagrad", 0.2)),
           TableConfig("adam_t", 5, ("constant", 0.25), ("adam", 0.05))]
 BIG = 10 ** 7
+PROBE_IDS = np.arange(0, 999, 37).reshape(-1, 3)
 PROBE = np.concatenate([np.arange(80), np.arange(0, BIG, 250_000)])
 
 
@@ -58,6 +59,7 @@ def run_client(mode, out):
     sizes = client.table_sizes()
     if me == 0:
         np.savez(out, sizes=np.array([sizes[t.name] for t in TABLES]), **final)
+        client.save(out + ".tables")   # each server writes its shard
     if mode == "sync":   # every trainer saw what the reference shows at the same point
         ref = replay(mode, n)
         np.testing.assert_allclose(np.concatenate([s.ravel() for s in seen]),
@@ -111,7 +113,7 @@ def train_model(trainer, trainers):
         opt.step()
         opt.clear_grad()
         losses.append(float(loss))
-    probe = model(paddle.to_tensor(np.arange(0, 999, 37).reshape(-1, 3))).numpy()
+    probe = model(paddle.to_tensor(PROBE_IDS)).numpy()
     return np.array(losses), probe
 
 

@@ -27,10 +27,13 @@ run_server = fleet.run_server
 distributed_optimizer = fleet.distributed_optimizer
 distributed_model = fleet.distributed_model
 util = fleet.util
+save_persistables = fleet.save_persistables
+load_model = fleet.load_model
 
 __all__ = ["Fleet", "fleet", "init", "is_worker", "is_server", "is_first_worker",
            "worker_index", "worker_num", "server_index", "server_num", "worker_endpoints",
            "server_endpoints", "barrier_worker", "init_worker", "stop_worker", "init_server",
-           "run_server", "distributed_optimizer", "distributed_model", "util", "DistributedStrategy",
+           "run_server", "distributed_optimizer", "distributed_model", "util",
+           "save_persistables", "load_model", "DistributedStrategy",
            "PaddleCloudRoleMaker", "UserDefinedRoleMaker", "Role", "DistributedEmbedding",
            "InMemoryDataset", "QueueDataset"]

@@ -11,7 +11,7 @@ from ..parallel import DataParallel
 from ..ps import client as ps_client
 from ..ps.channel import Channel
 from ..ps.server import PSServer
-from .ps_dygraph import PSOptimizer, convert_embeddings, server_rule
+from .ps_dygraph import DistributedEmbedding, PSOptimizer, convert_embeddings, server_rule
 from .role_maker import PaddleCloudRoleMaker, RoleMakerBase
 from .strategy import DistributedStrategy
 from .util_base import UtilBase
@@ -33,6 +33,8 @@ class Fleet:
         self._server = None
         self._rule = None
         self._dropped: set = set()
+        self._embeddings: list = []
+        self._optimizer = None
         self._programs = None
         self.timeout = DEFAULT_TIMEOUT
         self.util = UtilBase(self)
@@ -59,6 +61,7 @@ class Fleet:
         # a new job: nothing of an earlier init (strategy, rule, programs) carries over
         self._role, self._strategy = role_maker, strategy or DistributedStrategy()
         self._rule, self._programs, self._dropped = None, None, set()
+        self._embeddings, self._optimizer = [], None
         if role_maker._is_collective:
             init_parallel_env()
         elif role_maker._server_num() > 0:
@@ -271,7 +274,8 @@ class Fleet:
             client.default_optimizer = self._rule
         if self._server is not None:
             self._server.dense_optimizer = self._rule
-        return PSOptimizer(optimizer, self)
+        self._optimizer = PSOptimizer(optimizer, self)
+        return self._optimizer
 
     def distributed_model(self, model):
         """Collective: DataParallel(model). Parameter server: each nn.Embedding(sparse=True)
@@ -280,7 +284,53 @@ class Fleet:
         if role._is_collective:
             return DataParallel(model)
         self._dropped.update(convert_embeddings(model))
+        self._embeddings += [m for m in model.sublayers() if isinstance(m, DistributedEmbedding)]
         return model
+
+    # --- saving the servers' state ----------------------------------------------------
+    def save_persistables(self, executor=None, dirname: str = "", main_program=None,
+                          mode: int = 0) -> None:
+        """Parameter-server mode, from a trainer: every server writes its rows (with their
+        optimizer state) and its dense parameters under `dirname` (call it on one trainer,
+        e.g. `if fleet.is_first_worker()`)."""
+        self._client("save_persistables").save(self._dirname("save_persistables", dirname))
+
+    def load_model(self, path: str, mode: int = 0) -> None:
+        """Parameter-server mode, from a trainer, before training: the servers read back
+        what save_persistables wrote (any former number of servers) and this trainer
+        takes the loaded dense values."""
+        client = self._client("load_model")
+        path = self._dirname("load_model", path)
+        for layer in self._embeddings:   # dynamic mode: the tables must exist
+            layer._client()
+        params = self._optimizer._params() if self._optimizer is not None else []
+        rule = self._rule or client.default_optimizer
+        for p in params:
+            client.init_dense(p.name, p.numpy(), rule)
+            self._optimizer._on_server.add(p.name)
+        client.load(path)
+        for p in params:
+            p.set_value(client.pull_dense(p.name).astype(p.numpy().dtype, copy=False))
+        if self._programs is not None:
+            from ...static import global_scope
+            from ..ps.transpiler import server_config
+            scope = global_scope()
+            for name in server_config(self._programs["server"])["dense"]:
+                scope.set(name, client.pull_dense(name).reshape(scope.get(name).shape))
+
+    def _client(self, api: str):
+        role = self._ps(api)
+        client = ps_client._CLIENT["client"]
+        if not role._is_worker() or client is None:
+            raise RuntimeError(f"fleet.{api}: call it on a trainer after fleet.init_worker()")
+        return client
+
+    @staticmethod
+    def _dirname(api: str, dirname) -> str:
+        if not isinstance(dirname, str) or not dirname:
+            raise ValueError(f"fleet.{api}: the folder must be a non-empty str, got "
+                             f"{dirname!r}")
+        return dirname
 
 
 fleet = Fleet()

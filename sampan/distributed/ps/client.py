@@ -88,6 +88,16 @@ class _ClientBase:
         if len(ids):
             self._push_unique(table, *unique_sum(ids, grads))
 
+    def save(self, dirname: str) -> None:
+        """Every server writes its rows (with optimizer state) and dense values under
+        `dirname` (a folder all servers can reach)."""
+        self._everywhere("save", str(dirname))
+
+    def load(self, dirname: str) -> None:
+        """Every server reads back what save wrote (any former number of servers); the
+        tables must exist (create_tables) and the dense parameters be initialized."""
+        self._everywhere("load", str(dirname))
+
     def init_dense(self, name: str, value, optimizer=None) -> None:
         """Give dense parameter `name` its initial value on its server (the first trainer
         to call wins) and its server-side rule (default: `default_optimizer`)."""
@@ -130,6 +140,9 @@ class LocalPS(_ClientBase):
 
     def _dense_call(self, name, op, args):
         return self.shard.handle(op, args)
+
+    def _everywhere(self, op, dirname):
+        self.shard.handle(op, (dirname,))
 
     def pull_dense(self, name: str) -> np.ndarray:
         """The current value of dense parameter `name`."""
@@ -184,6 +197,9 @@ class PSClient(_ClientBase):
 
     def _create(self, dicts) -> None:
         self._all("create_tables", (dicts,))
+
+    def _everywhere(self, op, dirname):
+        self._all(op, (dirname,))
 
     def _pull_unique(self, table, uniq, counts):
         out = np.empty((len(uniq), max(self._dims.get(table, 0), 0)), np.float32)

@@ -24,7 +24,7 @@ class PSServer:
                  sync: bool, seed: int = 0) -> None:
         self.channel, self.index = channel, index
         self.server_num, self.trainer_num = server_num, trainer_num
-        self.shard = Shard(sync, trainer_num, seed)
+        self.shard = Shard(sync, trainer_num, seed, index, server_num)
         self.dense_optimizer = ("sgd", 0.01)
         self._stopped: set = set()
         self._waiting = {"step": [], "barrier": []}

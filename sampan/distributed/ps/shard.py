@@ -4,6 +4,9 @@ summed until every trainer has ended its step and then applied once, averaged.
 """
 from __future__ import annotations
 
+import glob
+import os
+
 import numpy as np
 
 from .table import DenseTable, SparseTable, TableConfig, unique_sum
@@ -18,8 +21,10 @@ class Shard:
         seed (int): seed of the row initializers (same on every server).
     """
 
-    def __init__(self, sync: bool = False, trainer_num: int = 1, seed: int = 0) -> None:
+    def __init__(self, sync: bool = False, trainer_num: int = 1, seed: int = 0,
+                 index: int = 0, server_num: int = 1) -> None:
         self.sync, self.trainer_num, self.seed = sync, trainer_num, seed
+        self.index, self.server_num = index, server_num
         self.tables: dict = {}
         self.dense: dict = {}
         self._pending_sparse: dict = {}
@@ -96,6 +101,31 @@ class Shard:
         self._pending_sparse.clear()
         self._pending_dense.clear()
 
+    def save(self, dirname: str) -> None:
+        """Write this shard's rows of every table (with their optimizer state) and the
+        dense parameters it holds to `dirname` (one .npz per table and shard)."""
+        os.makedirs(dirname, exist_ok=True)
+        for name, table in self.tables.items():
+            np.savez(os.path.join(dirname, f"{name}.shard{self.index}.npz"), **table.state())
+        for name, table in self.dense.items():
+            np.savez(os.path.join(dirname, f"{name}.dense.npz"), value=table.value)
+
+    def load(self, dirname: str) -> None:
+        """Read what save wrote (by any number of servers): this shard keeps the rows whose
+        id % server_num is its index, and the dense values of parameters it holds."""
+        if not os.path.isdir(dirname):
+            raise FileNotFoundError(f"load: no saved tables in {dirname!r}")
+        for name, table in self.tables.items():
+            for path in glob.glob(os.path.join(glob.escape(dirname), f"{name}.shard*.npz")):
+                with np.load(path) as saved:
+                    mine = saved["ids"] % self.server_num == self.index
+                    table.restore({key: saved[key][mine] for key in saved.files})
+        for name, table in self.dense.items():
+            path = os.path.join(dirname, f"{name}.dense.npz")
+            if os.path.exists(path):
+                with np.load(path) as saved:
+                    table.value[...] = saved["value"]
+
     def handle(self, op: str, args: tuple):
         """Run request `op` (a method name) with `args`; what the servers dispatch to."""
         if op not in _OPS:
@@ -107,4 +137,4 @@ class Shard:
 
 
 _OPS = {"create_tables", "pull_sparse", "push_sparse", "init_dense", "pull_dense",
-        "push_dense", "stats"}
+        "push_dense", "stats", "save", "load"}

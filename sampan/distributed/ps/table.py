@@ -213,6 +213,29 @@ class SparseTable:
         out[have] = self._w[slots[have]]
         return out
 
+    def state(self) -> dict:
+        """Every row: {"ids", "rows", "steps", <optimizer state>} (what save writes)."""
+        ids = np.concatenate([keys for keys, _ in self._index._runs])
+        slots = np.concatenate([s for _, s in self._index._runs])
+        out = {"ids": ids, "rows": self._w[slots], "steps": self._steps[slots]}
+        out.update({f"state_{n}": a[slots] for n, a in self._state.items()})
+        return out
+
+    def restore(self, state: dict) -> None:
+        """Set the rows in `state` (as state() gives), creating those that are missing."""
+        ids = np.asarray(state["ids"], np.int64)
+        if state["rows"].shape[1:] != (self.config.dim,):
+            raise ValueError(f"load: table {self.config.name!r} has dim {self.config.dim}, "
+                             f"the saved rows {list(state['rows'].shape[1:])}")
+        slots = self._lookup(ids)
+        missing = np.flatnonzero(slots < 0)
+        if len(missing):
+            self._create(ids, slots, missing)
+        self._w[slots] = state["rows"]
+        self._steps[slots] = state["steps"]
+        for n, a in self._state.items():
+            a[slots] = state[f"state_{n}"]
+
     def push(self, ids: np.ndarray, grads: np.ndarray) -> None:
         """Apply the optimizer rule to the rows of the distinct `ids`. A push touches too:
         without a filtering entry a missing row is created first; ids an entry has not
