@@ -330,3 +330,37 @@ def test_a_saved_dynamic_model_loads_into_a_fresh_job(tmp_path):
                                    rtol=1e-6)
     finally:
         fleet.stop_worker()
+
+
+def test_static_job_saves_and_loads_through_fleet(tmp_path):
+    from sampan.utils import unique_name
+    from tests.static_util import static_guard
+    fleet.init(is_collective=False)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with unique_name.guard(), static_guard(main, startup):
+        ids = paddle.static.data("ids", [None, 1], "int64")
+        y = paddle.static.data("y", [None, 1], "float32")
+        emb = paddle.static.nn.sparse_embedding(ids, [10 ** 7, 2],
+                                                param_attr=paddle.ParamAttr(name="emb"))
+        loss = paddle.mean(paddle.square(paddle.static.nn.fc(emb, 1) - y))
+        fleet.distributed_optimizer(paddle.optimizer.SGD(0.1)).minimize(loss)
+        exe = paddle.static.Executor()
+        scope = paddle.static.Scope()
+        with paddle.static.scope_guard(scope):
+            exe.run(startup)
+            fleet.init_worker()
+            try:
+                feed = {"ids": np.array([[3], [9_000_000]]), "y": np.ones((2, 1), "float32")}
+                for _ in range(2):
+                    exe.run(main, feed=feed, fetch_list=[loss])
+                fleet.save_persistables(exe, str(tmp_path))
+                saved_w = np.array(scope.get("fc_0.w_0"))
+                saved_rows = dist.ps.get_client().pull_sparse("emb", [3, 9_000_000])
+                exe.run(main, feed=feed, fetch_list=[loss])
+                assert not np.allclose(scope.get("fc_0.w_0"), saved_w)
+                fleet.load_model(str(tmp_path), mode=0)
+                np.testing.assert_array_equal(scope.get("fc_0.w_0"), saved_w)
+                np.testing.assert_array_equal(
+                    dist.ps.get_client().pull_sparse("emb", [3, 9_000_000]), saved_rows)
+            finally:
+                fleet.stop_worker()
