@@ -6,8 +6,6 @@ cupy-cuda13x matching the driver). Imports only `framework.place`, `backend`, Nu
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as _np
 
 try:
@@ -19,6 +17,7 @@ from ml_dtypes import bfloat16  # noqa: F401  (CuPy has no bfloat16 kernels; ops
 
 from ..framework.place import CUDAPlace, Place, register_array_type
 from .cupy_conv import kernels_for
+from .cupy_einsum import make_einsum
 
 #: ops whose kernels use NumPy features CuPy lacks (ufunc.accumulate of maximum/minimum/
 #: logaddexp, take(mode=), matrix_rank(hermitian=), scalar special functions), seen by
@@ -32,6 +31,7 @@ if _cp is not None:
     globals().update({k: v for k, v in vars(_cp).items() if not k.startswith("_")})
     from cupy import fft, linalg, random  # noqa: F401
     ndarray = _cp.ndarray
+    einsum = make_einsum(_cp)  # per-channel sums without CuPy's einsum planning
 newaxis = None
 
 
@@ -47,46 +47,6 @@ class errstate:
 
     def __exit__(self, *exc) -> bool:
         return False
-
-
-@functools.lru_cache(maxsize=64)
-def _reduction_axes(subscripts: str):
-    """(operand count, summed axes) when `subscripts` is a plain reduction: one operand, or
-    two with the same letters (a product), no repeated letter, and the output letters in
-    input order ("acb->c", "ij,ij->i"); None for anything else."""
-    if "->" not in subscripts or "." in subscripts:
-        return None
-    ins, out = subscripts.replace(" ", "").split("->")
-    ops = ins.split(",")
-    first = ops[0]
-    if len(ops) > 2 or any(o != first for o in ops) or len(set(first)) != len(first):
-        return None
-    kept = [first.index(c) for c in out if c in first]
-    if len(kept) != len(out) or kept != sorted(kept):
-        return None
-    return len(ops), tuple(i for i in range(len(first)) if i not in kept)
-
-
-def einsum(subscripts, *operands, **kwargs):
-    """CuPy's einsum; plain per-axis sums ("acb->c") and sums of products ("acb,acb->c",
-    the statistics of the normalization kernels) run as one reduction kernel instead of
-    CuPy's general einsum, whose planning costs ~100 us per call."""
-    plan = None if kwargs or not isinstance(subscripts, str) else _reduction_axes(subscripts)
-    if plan is None or plan[0] != len(operands):
-        return _cp.einsum(subscripts, *operands, **kwargs)
-    a = operands[0]
-    if a.dtype.char not in "fd" or any(o.dtype != a.dtype or o.shape != a.shape
-                                       for o in operands[1:]):
-        return _cp.einsum(subscripts, *operands)   # integer sums would widen to int64
-    if len(operands) == 1:
-        return a.sum(axis=plan[1])
-    return _mul_sum()(a, operands[1], axis=plan[1])
-
-
-@functools.lru_cache(maxsize=1)
-def _mul_sum():
-    return _cp.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0",
-                               "sampan_mul_sum")
 
 
 def __getattr__(name):

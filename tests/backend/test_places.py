@@ -165,8 +165,19 @@ def test_cuda_places(monkeypatch):
 
 
 def test_cupy_einsum_reduction_plans():
-    from sampan.backend.cupy_ import _reduction_axes as plan
+    from sampan.backend.cupy_einsum import reduction_axes as plan
     assert plan("acb->c") == (1, (0, 2)) and plan("acb,acb->c") == (2, (0, 2))
     assert plan("ij,ij->i") == (2, (1,)) and plan("abc->ac") == (1, (1,))
     for general in ("ij,jk->ik", "ii->i", "ab->ba", "...a->a", "ij,ik->i", "ij"):
         assert plan(general) is None, general
+
+
+def test_cupy_einsum_fast_path_equals_einsum():
+    from sampan.backend.cupy_einsum import make_einsum
+    einsum = make_einsum(np)
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 3, 4))
+    np.testing.assert_allclose(einsum("acb->c", x), np.einsum("acb->c", x))
+    np.testing.assert_allclose(einsum("acb,acb->c", x, y), np.einsum("acb,acb->c", x, y))
+    np.testing.assert_allclose(einsum("ij,jk->ik", x[0], y[0].T), x[0] @ y[0].T)
+    assert einsum("ij->j", np.ones((2, 3), "int32")).dtype == np.int32  # no int64 widening
