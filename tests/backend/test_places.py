@@ -181,3 +181,11 @@ def test_cupy_einsum_fast_path_equals_einsum():
     np.testing.assert_allclose(einsum("acb,acb->c", x, y), np.einsum("acb,acb->c", x, y))
     np.testing.assert_allclose(einsum("ij,jk->ik", x[0], y[0].T), x[0] @ y[0].T)
     assert einsum("ij->j", np.ones((2, 3), "int32")).dtype == np.int32  # no int64 widening
+
+
+def test_fake_ufuncs_refuse_python_lists_as_cupy_does():
+    from sampan.backend import fake
+    x = FakeArray(np.ones(2))
+    with pytest.raises(TypeError, match="Unsupported type <class 'list'>"):
+        fake.add(x, [1.0, 2.0])
+    np.testing.assert_array_equal(fake.add(x, 1.0).get(), [2.0, 2.0])
