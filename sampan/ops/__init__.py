@@ -21,3 +21,4 @@ from . import quant  # noqa: F401
 from . import collective  # noqa: F401
 from . import ps  # noqa: F401
 from . import sequence  # noqa: F401  (LoD sequence ops; + sequence_rows)
+from . import runtime_dims  # noqa: F401  (full, random and reshape with run-time dims)

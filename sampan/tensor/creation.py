@@ -82,8 +82,50 @@ def as_shape(api: str, shape) -> list:
         raise TypeError(f"{api}: shape must be a list, tuple or Tensor, got "
                         f"{type(shape).__name__}")
     if any(d < 0 for d in dims):
-        raise ValueError(f"{api}: every dim of shape must be non-negative, got {dims}")
+        raise ValueError(f"{api}: every dim of shape must be non-negative (each value is "
+                         f"expected to be no less than 0), got {dims}")
     return dims
+
+
+def shape_slots(api: str, shape) -> tuple:
+    """A shape argument that may hold static Variables: (dims, tensors), where each -1 in dims
+    is a slot that the values of `tensors` fill at run time (a 1-D Variable gives the whole
+    shape, a 0-D/1-element one dim). Without Variables this is (as_shape(...), [])."""
+    if is_variable(shape):
+        _check_shape_var(api, shape, whole=True)
+        return [-1] * shape.shape[0], [shape]
+    if isinstance(shape, (list, tuple)) and any(is_variable(d) for d in shape):
+        dims, tensors = [], []
+        for d in shape:
+            if is_variable(d):
+                _check_shape_var(api, d, whole=False)
+                tensors.append(d)
+                dims.append(-1)
+            else:
+                dims.append(as_shape(api, [d])[0])
+        return dims, tensors
+    return as_shape(api, shape), []
+
+
+def _check_shape_var(api: str, v, whole: bool) -> None:
+    if v.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{api}: the data type of a shape tensor must be int32 or int64, got "
+                        f"{v.dtype.name}")
+    if whole and (v.ndim != 1 or v.shape[0] < 0):
+        raise ValueError(f"{api}: a shape given as a Variable must be 1-D with a known "
+                         f"length, got shape {list(v.shape)}")
+    if not whole and any(d != 1 for d in v.shape):
+        raise ValueError(f"{api}: a Variable inside shape must hold one value (0-D or [1]), "
+                         f"got shape {list(v.shape)}")
+
+
+def dispatch_shaped(op: str, shape: tuple, attrs: dict):
+    """Dispatch creation op `op` (full, uniform, normal, randint) for shape_slots' result:
+    the op itself, or its `_<op>_dims` twin when run-time dims fill slots."""
+    dims, tensors = shape
+    if tensors:
+        return dispatch(REGISTRY[f"_{op}_dims"], (tensors,), {**attrs, "shape": dims})
+    return dispatch(REGISTRY[op], (), {**attrs, "shape": dims})
 
 
 def _dim(api: str, d) -> int:
@@ -157,7 +199,13 @@ def full(shape, fill_value, dtype=None, name=None) -> Tensor:
         Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [1.50000000, 1.50000000])
     """
-    return dispatch(REGISTRY["full"], (), {"shape": as_shape("full", shape),
+    if is_variable(fill_value):  # a static value known only at run time: 0 + value
+        if fill_value.size != 1:
+            raise ValueError(f"full: fill_value given as a Variable must hold one value, got "
+                             f"shape {list(fill_value.shape)}")
+        zeros_ = full(shape, 0, dtype)
+        return zeros_ + call("cast", call("reshape", fill_value, shape=[]), dtype=zeros_.dtype.name)
+    return dispatch_shaped("full", shape_slots("full", shape), {
                                            "fill_value": fill_attr("full", fill_value),
                                            "dtype": as_dtype(dtype)})
 
@@ -190,19 +238,19 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None) -> 
 
 def zeros(shape, dtype=None, name=None) -> Tensor:
     """A tensor of `shape` filled with 0 (dtype None: the default float dtype)."""
-    return dispatch(REGISTRY["full"], (), {"shape": as_shape("zeros", shape),
+    return dispatch_shaped("full", shape_slots("zeros", shape), {
                                            "fill_value": 0, "dtype": as_dtype(dtype)})
 
 
 def ones(shape, dtype=None, name=None) -> Tensor:
     """A tensor of `shape` filled with 1 (dtype None: the default float dtype)."""
-    return dispatch(REGISTRY["full"], (), {"shape": as_shape("ones", shape),
+    return dispatch_shaped("full", shape_slots("ones", shape), {
                                            "fill_value": 1, "dtype": as_dtype(dtype)})
 
 
 def empty(shape, dtype=None, name=None) -> Tensor:
     """An uninitialised tensor of `shape` (sampan fills it with zeros)."""
-    return dispatch(REGISTRY["full"], (), {"shape": as_shape("empty", shape),
+    return dispatch_shaped("full", shape_slots("empty", shape), {
                                            "fill_value": 0, "dtype": as_dtype(dtype)})
 
 

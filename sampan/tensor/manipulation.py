@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..framework import dtype as _dt
-from ..framework.tensor import Tensor, is_tensor_or_variable, to_array, wrap
+from ..framework.tensor import Tensor, is_tensor_or_variable, is_variable, to_array, wrap
 from ..ops.dispatch import call, dispatch
 from ..ops.manipulation import axis_list
 from ..ops.opdef import REGISTRY, norm_axis
@@ -97,7 +97,33 @@ def reshape(x, shape, name=None):
     Returns:
         Tensor with the same data as x.
     """
+    if _holds_variable(shape):
+        return _reshape_runtime("reshape", x, shape)
     return _op("reshape", x, shape=_shape_list("reshape", shape))
+
+
+def _holds_variable(shape) -> bool:
+    return is_variable(shape) or isinstance(shape, (list, tuple)) and any(
+        is_variable(d) for d in shape)
+
+
+def _reshape_runtime(api: str, x, shape, prefix=(), suffix=()):
+    """reshape to prefix + shape + suffix where `shape` is a 1-D int Variable or a list
+    holding 1-element int Variables: those dims are read when the Program runs."""
+    from .creation import _check_shape_var
+    entries = [shape] if is_variable(shape) else list(shape)
+    dims, slots, tensors = list(prefix), [], []
+    for d in entries:
+        if is_variable(d):
+            _check_shape_var(api, d, whole=d is shape)
+            n = d.shape[0] if d is shape else 1
+            slots += range(len(dims), len(dims) + n)
+            dims += [-1] * n
+            tensors.append(d)
+        else:
+            dims.append(_to_int(api, "shape", d))
+    return dispatch(REGISTRY["_reshape_dims"], (x, tensors),
+                    {"shape": dims + list(suffix), "slots": slots})
 
 
 def reshape_(x, shape, name=None):
@@ -163,6 +189,8 @@ def unsqueeze_(x, axis, name=None):
 def unflatten(x, axis, shape, name=None):
     """Split dim `axis` of x into `shape` (one entry may be -1)."""
     ax = norm_axis("unflatten", _to_int("unflatten", "axis", axis), len(x.shape))
+    if _holds_variable(shape):   # prefix dims copied (0), suffix dims as x has them
+        return _reshape_runtime("unflatten", x, shape, [0] * ax, list(x.shape[ax + 1:]))
     dims = _shape_list("unflatten", shape)
     if not dims:
         raise ValueError("unflatten: shape must not be empty")

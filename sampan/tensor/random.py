@@ -7,12 +7,13 @@ and `ops`.
 from __future__ import annotations
 
 from ..framework import dtype as _dt
+from ..framework.flags import in_dynamic_mode
 from ..framework.random import get_rng_state, next_seed, set_rng_state
 from ..framework.tensor import Tensor
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY, broadcast_shapes
 from ._helpers import check_inplace, is_tensor
-from .creation import as_dtype, as_scalar, as_shape
+from .creation import as_dtype, as_scalar, dispatch_shaped, shape_slots
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "uniform", "normal",
            "standard_normal", "bernoulli", "multinomial", "poisson", "uniform_", "normal_",
@@ -41,16 +42,16 @@ def _seed(api: str, seed) -> int:
     return seed if seed != 0 else next_seed()
 
 
-def _uniform(shape, dtype, low, high, seed):
-    return dispatch(REGISTRY["uniform"], (), {"shape": shape, "dtype": dtype,
-                                              "min": float(low), "max": float(high),
-                                              "seed": seed})
+def _uniform(shape: tuple, dtype, low, high, seed):
+    """shape: shape_slots' (dims, tensors)."""
+    return dispatch_shaped("uniform", shape, {"dtype": dtype, "min": float(low),
+                                              "max": float(high), "seed": seed})
 
 
-def _normal(shape, mean, std, dtype):
-    return dispatch(REGISTRY["normal"], (), {"shape": shape, "mean": float(mean),
-                                             "std": float(std), "dtype": dtype,
-                                             "seed": next_seed()})
+def _normal(shape: tuple, mean, std, dtype):
+    """shape: shape_slots' (dims, tensors)."""
+    return dispatch_shaped("normal", shape, {"mean": float(mean), "std": float(std),
+                                             "dtype": dtype, "seed": next_seed()})
 
 
 def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None) -> Tensor:
@@ -62,8 +63,8 @@ def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None) -> Tensor:
         >>> paddle.tensor.random.gaussian([2, 3], seed=1).shape
         [2, 3]
     """
-    return dispatch(REGISTRY["normal"], (), {
-        "shape": as_shape("gaussian", shape), "mean": float(as_scalar("gaussian", "mean", mean)),
+    return dispatch_shaped("normal", shape_slots("gaussian", shape), {
+        "mean": float(as_scalar("gaussian", "mean", mean)),
         "std": float(as_scalar("gaussian", "std", std)),
         "dtype": _float_dtype("gaussian", dtype), "seed": _seed("gaussian", seed)})
 
@@ -86,25 +87,25 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:
     high = float(as_scalar("uniform", "max", max))
     if high < low:
         raise ValueError(f"uniform: max must be >= min, got min={low}, max={high}")
-    return _uniform(as_shape("uniform", shape), _float_dtype("uniform", dtype), low, high,
+    return _uniform(shape_slots("uniform", shape), _float_dtype("uniform", dtype), low, high,
                     _seed("uniform", seed))
 
 
 def rand(shape, dtype=None, name=None) -> Tensor:
     """Samples from U[0, 1) of `shape` (dtype None: the default float)."""
-    return _uniform(as_shape("rand", shape), _float_dtype("rand", dtype), 0.0, 1.0,
+    return _uniform(shape_slots("rand", shape), _float_dtype("rand", dtype), 0.0, 1.0,
                     next_seed())
 
 
 def standard_normal(shape, dtype=None, name=None) -> Tensor:
     """Samples from N(0, 1) of `shape` (dtype None: the default float)."""
-    return _normal(as_shape("standard_normal", shape), 0.0, 1.0,
+    return _normal(shape_slots("standard_normal", shape), 0.0, 1.0,
                    _float_dtype("standard_normal", dtype))
 
 
 def randn(shape, dtype=None, name=None) -> Tensor:
     """Samples from N(0, 1) of `shape` (dtype None: the default float)."""
-    return _normal(as_shape("randn", shape), 0.0, 1.0, _float_dtype("randn", dtype))
+    return _normal(shape_slots("randn", shape), 0.0, 1.0, _float_dtype("randn", dtype))
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
@@ -116,9 +117,14 @@ def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
     """
     mean_t, std_t = is_tensor(mean), is_tensor(std)
     if not (mean_t or std_t):
+        as_scalar("normal", "mean", mean)  # TypeError for a list or array
+        as_scalar("normal", "std", std)
         if shape is None:
             raise ValueError("normal: shape must be given when mean and std are numbers")
-        return _normal(as_shape("normal", shape), as_scalar("normal", "mean", mean),
+        if isinstance(shape, int) and not in_dynamic_mode():  # Paddle's static-mode check
+            raise TypeError("normal: shape must be a list, tuple or Variable in static graph "
+                            f"mode, got int {shape}")
+        return _normal(shape_slots("normal", shape), as_scalar("normal", "mean", mean),
                        as_scalar("normal", "std", std), as_dtype(None))
     tensors = [t for t in (mean, std) if is_tensor(t)]
     for arg, t in (("mean", mean), ("std", std)):
@@ -129,7 +135,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
     if len(tensors) == 2:
         out_shape = broadcast_shapes("normal", out_shape, tuple(std.shape), ("mean", "std"))
     dtype = tensors[0].dtype.name
-    noise = _normal(list(out_shape), 0.0, 1.0, dtype)
+    noise = _normal((list(out_shape), []), 0.0, 1.0, dtype)
     return noise * std + mean
 
 
@@ -145,9 +151,8 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # no
     if high <= low:
         raise ValueError(f"randint: high must be greater than low, got low={low}, "
                          f"high={high}")
-    return dispatch(REGISTRY["randint"], (), {"low": int(low), "high": int(high),
-                                              "shape": as_shape("randint", shape),
-                                              "dtype": _int_dtype("randint", dtype),
+    return dispatch_shaped("randint", shape_slots("randint", shape), {
+        "low": int(low), "high": int(high), "dtype": _int_dtype("randint", dtype),
                                               "seed": next_seed()})
 
 
@@ -204,15 +209,15 @@ def multinomial(x, num_samples=1, replacement=False, name=None) -> Tensor:
 def uniform_(x, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:
     """Fill x in place with samples from U[min, max); returns x."""
     check_inplace(x, "uniform_")
-    out = _uniform(x.shape, _float_dtype("uniform_", x.dtype), as_scalar("uniform_", "min", min),
-                   as_scalar("uniform_", "max", max), _seed("uniform_", seed))
+    out = _uniform((list(x.shape), []), _float_dtype("uniform_", x.dtype),
+                   as_scalar("uniform_", "min", min), as_scalar("uniform_", "max", max), _seed("uniform_", seed))
     return x._rebind(out)
 
 
 def normal_(x, mean=0.0, std=1.0, name=None) -> Tensor:
     """Fill x in place with samples from N(mean, std ** 2); returns x."""
     check_inplace(x, "normal_")
-    out = _normal(x.shape, as_scalar("normal_", "mean", mean),
+    out = _normal((list(x.shape), []), as_scalar("normal_", "mean", mean),
                   as_scalar("normal_", "std", std), _float_dtype("normal_", x.dtype))
     return x._rebind(out)
 
