@@ -120,6 +120,18 @@ class Variable:
     def clear_gradient(self, set_to_zero: bool = True):
         self._dynamic_only("clear_gradient")
 
+    def _build_value(self):
+        """The value, when the Program's ops fix it at build time (one `full` op with no
+        inputs wrote it, e.g. `paddle.full([], 2)` as an axis or scale argument), as a NumPy
+        array; None otherwise. API functions read attribute-like arguments through this."""
+        writers = [op for op in self.block.ops if self.name in op.output_arg_names]
+        if self.persistable or len(writers) != 1 or writers[0].type != "full":
+            return None
+        a = writers[0].attrs
+        value = a["fill_value"]
+        value = complex(*value) if isinstance(value, (list, tuple)) else value
+        return np.full(a["shape"], value, dtype=_dt.convert_dtype(a["dtype"]).np)
+
     def numpy(self):
         self._no_value("numpy")
 

@@ -55,6 +55,22 @@ def binary(op, x, y):
 is_tensor = is_tensor_or_variable  # the name tensor/extra.py imports
 
 
+def known_value(api: str, arg: str, value):
+    """An attribute-like argument given as a Tensor (its values) or as a static Variable whose
+    value is fixed when the Program is built (`paddle.full(...)`), as a NumPy array; other
+    values pass through. A Variable known only at run time is refused with a TypeError."""
+    if isinstance(value, Tensor):
+        return value.numpy()
+    if is_variable(value):
+        known = value._build_value()
+        if known is None:
+            raise TypeError(f"{api}: {arg} given as a Variable must have a value fixed when "
+                            f"the Program is built (e.g. paddle.full); '{value.name}' is "
+                            f"computed at run time")
+        return known
+    return value
+
+
 class NotTensorError(TypeError, ValueError):
     """An argument that must be a Tensor is not (Paddle raises ValueError for some APIs,
     TypeError for others; this is both)."""

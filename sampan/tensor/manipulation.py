@@ -16,7 +16,7 @@ from ..framework.tensor import Tensor, is_tensor_or_variable, is_variable, to_ar
 from ..ops.dispatch import call, dispatch
 from ..ops.manipulation import axis_list
 from ..ops.opdef import REGISTRY, norm_axis
-from ._helpers import check_inplace
+from ._helpers import check_inplace, known_value
 
 __all__ = [
     "reshape", "reshape_", "flatten", "flatten_", "squeeze", "squeeze_", "unsqueeze",
@@ -42,10 +42,11 @@ def _op(name: str, *inputs, **attrs):
 # --- argument conversion -------------------------------------------------------------------
 
 def _to_int(api: str, arg: str, value) -> int:
-    if isinstance(value, Tensor):
+    if isinstance(value, Tensor) or is_variable(value):
+        value = known_value(api, arg, value)
         if value.size != 1:
             raise ValueError(f"{api}: {arg} given as a Tensor must hold one value, got shape "
-                             f"{value.shape}")
+                             f"{list(value.shape)}")
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
         raise TypeError(f"{api}: {arg} must be an int, got {type(value).__name__}")
@@ -54,8 +55,8 @@ def _to_int(api: str, arg: str, value) -> int:
 
 def _int_list(api: str, arg: str, value) -> list:
     """An int, a list/tuple of ints or 1-element Tensors, or a 1-D Tensor, as a list."""
-    if isinstance(value, Tensor):
-        return [int(v) for v in value.numpy().reshape(-1).tolist()]
+    if isinstance(value, Tensor) or is_variable(value):
+        return [int(v) for v in known_value(api, arg, value).reshape(-1).tolist()]
     if isinstance(value, (list, tuple)):
         return [_to_int(api, arg, v) for v in value]
     return [_to_int(api, arg, value)]

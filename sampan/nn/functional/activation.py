@@ -86,7 +86,7 @@ def prelu(x, weight, data_format="NCHW", name=None):
 
     Args:
         x (Tensor): float input with at least 1 dim (2 when weight has several values).
-        weight (Tensor): 1-D slopes, of size 1 or the number of channels.
+        weight (Tensor): 0-D slope, or 1-D slopes of size 1 or the number of channels.
         data_format (str): where the channel dim is: 'NC', 'NCL', 'NCHW', 'NCDHW' (dim 1)
             or 'NLC', 'NHWC', 'NDHWC' (last dim). Default 'NCHW'.
     Returns:
@@ -98,9 +98,10 @@ def prelu(x, weight, data_format="NCHW", name=None):
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
         raise ValueError(f"prelu: data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "
                          f"'NLC', 'NHWC', 'NDHWC', got {data_format!r}")
-    if len(weight.shape) != 1:
-        raise ValueError(f"prelu: weight must be 1-D, got shape {weight.shape}")
-    size = weight.shape[0]
+    if len(weight.shape) > 1:
+        raise _DimError(f"prelu: weight must be 0-D or 1-D (the dim count of weight shape "
+                        f"should be 0 or 1), got shape {weight.shape}")
+    size = weight.shape[0] if weight.shape else 1
     if size != 1:
         if x.ndim < 2:
             raise ValueError(f"prelu: x (shape {x.shape}) needs at least 2 dims when weight "
@@ -112,9 +113,13 @@ def prelu(x, weight, data_format="NCHW", name=None):
         shape = [1] * x.ndim
         shape[axis] = size
         weight = _T.reshape(weight, shape)
-    elif x.ndim == 0:
+    elif x.ndim == 0 or not weight.shape:
         weight = _T.reshape(weight, [])
     return _T.where(x > 0, x, weight * x)
+
+
+class _DimError(AssertionError, ValueError):
+    """prelu's weight rank: Paddle asserts (AssertionError); sampan raised ValueError."""
 
 
 def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):

@@ -15,6 +15,7 @@ import numpy as np
 from ... import tensor as _T
 from ...framework import dtype as _dt
 from ...framework.tensor import Tensor, is_variable
+from ...tensor._helpers import known_value
 
 __all__ = ["pad", "zeropad2d", "interpolate", "upsample", "grid_sample", "affine_grid",
            "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
@@ -120,7 +121,7 @@ def _apply_axis(x, mat: np.ndarray, axis: int):
 
 def _int_value(api: str, arg: str, v) -> int:
     if _is_tensor(v):
-        v = v.item()
+        v = known_value(api, arg, v).item()
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{api}: every entry of {arg} must be an int, got {type(v).__name__}")
     return int(v)
@@ -134,7 +135,7 @@ def _out_sizes(api, in_sizes, size, scale_factor):
         raise ValueError(f"{api}: only one of size and scale_factor may be given")
     if size is not None:
         if _is_tensor(size):
-            size = [int(v) for v in size.numpy().reshape(-1)]
+            size = [int(v) for v in known_value(api, "size", size).reshape(-1)]
         elif isinstance(size, (int, np.integer)) and not isinstance(size, bool):
             size = [int(size)] * nd
         if not isinstance(size, (list, tuple)):
@@ -148,13 +149,15 @@ def _out_sizes(api, in_sizes, size, scale_factor):
             raise ValueError(f"{api}: every entry of size must be positive, got {size}")
         return size, [None] * nd
     if _is_tensor(scale_factor):
-        scale_factor = [float(v) for v in scale_factor.numpy().reshape(-1)]
+        scale_factor = [float(v) for v in known_value(api, "scale_factor",
+                                                      scale_factor).reshape(-1)]
         if len(scale_factor) == 1:
             scale_factor = scale_factor[0]
     if isinstance(scale_factor, (int, float)) and not isinstance(scale_factor, bool):
         scales = [float(scale_factor)] * nd
     elif isinstance(scale_factor, (list, tuple)):
-        scales = [float(s.item() if _is_tensor(s) else s) for s in scale_factor]
+        scales = [float(known_value(api, "scale_factor", s).item() if _is_tensor(s) else s)
+                  for s in scale_factor]
         if len(scales) != nd:
             raise ValueError(f"{api}: scale_factor must have {nd} values for a {nd + 2}-D "
                              f"x, got {list(scale_factor)}")
