@@ -120,6 +120,16 @@ class Variable:
     def clear_gradient(self, set_to_zero: bool = True):
         self._dynamic_only("clear_gradient")
 
+    def append(self, x):
+        """Only a tensor array (paddle.tensor.create_array) can be appended to."""
+        raise TypeError(f"append: Variable '{self.name}' is a dense tensor, not a tensor "
+                        f"array (create one with paddle.tensor.create_array)")
+
+    def cpu(self):
+        """The Variable itself: Executor.run hands every fetched value back as a host
+        (NumPy) array, so no copy op is needed."""
+        return self
+
     def _build_value(self):
         """The value, when the Program's ops fix it at build time (one `full` op with no
         inputs wrote it, e.g. `paddle.full([], 2)` as an axis or scale argument), as a NumPy

@@ -14,6 +14,8 @@ from . import (attribute, compat3, compat3_creation, compat3_linalg, compat3_met
 from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
+from . import array  # noqa: F401  (paddle.tensor.array; not paddle.* names)
+from .array import array_length, array_read, array_write, create_array  # noqa: F401
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
              attribute, extra, compat3, compat3_creation, compat3_linalg, compat3_names)

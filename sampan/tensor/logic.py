@@ -255,8 +255,9 @@ def equal_all(x, y, name=None):
 
 
 def is_tensor(x) -> bool:
-    """Whether x is a paddle.Tensor (a Python bool)."""
-    return is_tensor_or_variable(x)
+    """Whether x is a paddle.Tensor (a Python bool); a static tensor array counts too (a
+    tensor-array Value in Paddle), a dynamic one (a list) does not."""
+    return is_tensor_or_variable(x) or getattr(x, "_is_tensor_array", False) is True
 
 
 def is_empty(x, name=None):
