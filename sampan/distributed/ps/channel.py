@@ -4,6 +4,7 @@ TimeoutError naming it instead of a hang. Imports mpi4py only through comm.mpi()
 """
 from __future__ import annotations
 
+import os
 import time
 
 from ..comm import mpi
@@ -60,6 +61,7 @@ class Channel:
         while not done():
             now = time.monotonic()
             if now - start < spin:
+                os.sched_yield()   # let a peer on the same cores run
                 continue
             if now - start > limit:
                 raise TimeoutError(f"{self.who}: {what} did not complete within {limit:g} s "
