@@ -27,7 +27,7 @@ def launch_ps(*args, servers=2, trainers=2, timeout=150, limit="40"):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def _reference(mode):
+def _reference(mode, save_to=None):
     """Final state of the same traffic on one LocalPS."""
     ps = worker_ps.LocalPS(sync=mode == "sync", trainer_num=2)
     ps.create_tables(worker_ps.TABLES)
@@ -43,6 +43,8 @@ def _reference(mode):
         ps.step()
     final = {t.name: ps.pull_sparse(t.name, worker_ps.PROBE) for t in worker_ps.TABLES}
     final["w"] = ps.pull_dense("w")
+    if save_to:
+        ps.save(save_to)
     return final, ps.table_sizes()
 
 
@@ -110,3 +112,12 @@ def test_a_failing_or_silent_trainer_ends_the_job_with_a_report(kind, rank, text
 def test_sync_steps_go_on_when_a_trainer_has_stopped_early():
     code, out = launch_ps("uneven", "sync", servers=1, trainers=2, limit="20")
     assert code == 0 and out.count("PS-OK") == 2 and "left run_server" in out, out
+
+
+def test_servers_started_from_a_saved_folder_serve_the_saved_rows(tmp_path):
+    ref, _ = _reference("sync", save_to=str(tmp_path))
+    code, text = launch_ps("reload", "sync", str(tmp_path))
+    assert code == 0 and text.count("PS-OK") == 2, text
+    got = np.load(str(tmp_path) + ".got.npz")
+    for name, value in ref.items():
+        np.testing.assert_allclose(got[name], value, rtol=1e-6, err_msg=name)

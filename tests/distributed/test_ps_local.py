@@ -364,3 +364,19 @@ def test_static_job_saves_and_loads_through_fleet(tmp_path):
                     dist.ps.get_client().pull_sparse("emb", [3, 9_000_000]), saved_rows)
             finally:
                 fleet.stop_worker()
+
+
+def test_a_server_started_from_a_saved_folder_loads_tables_as_they_are_created(tmp_path):
+    from sampan.distributed.ps.shard import Shard
+    ps = _ps(init=("constant", 1.0))
+    ps.init_dense("d", np.zeros(2), ("sgd", 1.0))
+    ps.push_sparse("t", [7], np.ones((1, 4)))
+    ps.push_dense("d", np.ones(2))
+    ps.save(str(tmp_path))
+    shard = Shard()
+    shard.load_dir = str(tmp_path)
+    shard.create_tables([TableConfig("t", 4, ("constant", 1.0), ("sgd", 0.1))])
+    shard.init_dense("d", np.zeros(2), ("sgd", 1.0))
+    np.testing.assert_allclose(shard.pull_sparse("t", np.array([7]), np.ones(1)),
+                               [[0.9] * 4])
+    np.testing.assert_allclose(shard.pull_dense("d"), [-1.0, -1.0])

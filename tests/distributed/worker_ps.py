@@ -4,7 +4,7 @@ traffic on a LocalPS and both write what they saw to OUT; `model sync OUT`: a mo
 nn.Embedding(sparse=True) trained through fleet in dynamic mode; `kill_server`: server 0
 dies while the trainers pull; `hang_trainer`: trainer 1 never stops (the servers give up
 after SAMPAN_DIST_TIMEOUT naming it); `raise_trainer`: trainer 1 raises;
-`uneven sync`: trainer 1 stops one step before trainer 0, whose last step still completes."""
+`reload sync DIR`: servers start from a saved folder; `uneven sync`: trainer 1 stops one step before trainer 0, whose last step still completes."""
 import os
 import signal
 import sys
@@ -129,7 +129,7 @@ def main(kind, mode="async", out=""):
                                         strategy)
         if kind == "client":
             fleet.util.barrier("server")
-        fleet.init_server()
+        fleet.init_server(out if kind == "reload" else None)
         fleet.run_server()
         print(f"server {fleet.server_index()} left run_server", flush=True)
         return
@@ -140,6 +140,14 @@ def main(kind, mode="async", out=""):
         losses, probe = train_model(fleet.worker_index(), fleet.worker_num())
         if fleet.is_first_worker():
             np.savez(out, losses=losses, probe=probe)
+        print(f"PS-OK trainer {fleet.worker_index()}", flush=True)
+    elif kind == "reload":   # the servers started from the folder OUT
+        client = get_client()
+        client.create_tables(TABLES)
+        client.init_dense("w", np.zeros((2, 3), np.float32))
+        got = {t.name: client.pull_sparse(t.name, PROBE) for t in TABLES}
+        if fleet.is_first_worker():
+            np.savez(out + ".got.npz", w=client.pull_dense("w"), **got)
         print(f"PS-OK trainer {fleet.worker_index()}", flush=True)
     elif kind == "uneven":   # sync mode: trainer 1 stops a step early, trainer 0 goes on
         client = get_client()

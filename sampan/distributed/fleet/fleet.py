@@ -210,8 +210,10 @@ class Fleet:
         ps_client.set_client(None)
         _set_ops_client(None)
 
-    def init_server(self, *args, **kwargs) -> None:
-        """Prepare this server's tables (static mode: from the server program)."""
+    def init_server(self, dirname=None, var_names=None, **kwargs) -> None:
+        """Prepare this server (static mode: from the server program). With `dirname`
+        (what save_persistables wrote), tables and dense parameters start from the saved
+        values as they are created."""
         role = self._ps("init_server")
         if not role._is_server() or self._world is None:
             raise RuntimeError("fleet.init_server: this process is not a parameter server "
@@ -222,6 +224,11 @@ class Fleet:
                                 role._worker_num(), self._mode() == "sync")
         if self._rule is not None:
             self._server.dense_optimizer = self._rule
+        if dirname is not None:
+            import os
+            if not os.path.isdir(dirname):
+                raise FileNotFoundError(f"fleet.init_server: no saved model in {dirname!r}")
+            self._server.shard.load_dir = dirname
         if self._programs is not None:   # the dense values listen_and_serv serves
             from ...static import Executor
             Executor().run(self._programs["startup"])

@@ -25,6 +25,7 @@ class Shard:
                  index: int = 0, server_num: int = 1) -> None:
         self.sync, self.trainer_num, self.seed = sync, trainer_num, seed
         self.index, self.server_num = index, server_num
+        self.load_dir = None   # fleet.init_server(dirname): tables and dense load from it
         self.tables: dict = {}
         self.dense: dict = {}
         self._pending_sparse: dict = {}
@@ -36,6 +37,8 @@ class Shard:
             old = self.tables.get(cfg.name)
             if old is None:
                 self.tables[cfg.name] = SparseTable(cfg, self.seed)
+                if self.load_dir:
+                    self._load_table(cfg.name, self.load_dir)
             elif old.config != cfg:
                 raise ValueError(f"create_tables: table {cfg.name!r} exists with "
                                  f"{old.config.to_dict()}, asked for {cfg.to_dict()}")
@@ -70,6 +73,8 @@ class Shard:
         old = self.dense.get(name)
         if old is None:
             self.dense[name] = DenseTable(name, value, optimizer)
+            if self.load_dir:
+                self._load_dense(name, self.load_dir)
         elif old.value.shape != np.shape(value):
             raise ValueError(f"init_dense: {name!r} exists with shape "
                              f"{list(old.value.shape)}, got {list(np.shape(value))}")
@@ -115,16 +120,23 @@ class Shard:
         id % server_num is its index, and the dense values of parameters it holds."""
         if not os.path.isdir(dirname):
             raise FileNotFoundError(f"load: no saved tables in {dirname!r}")
-        for name, table in self.tables.items():
-            for path in glob.glob(os.path.join(glob.escape(dirname), f"{name}.shard*.npz")):
-                with np.load(path) as saved:
-                    mine = saved["ids"] % self.server_num == self.index
-                    table.restore({key: saved[key][mine] for key in saved.files})
-        for name, table in self.dense.items():
-            path = os.path.join(dirname, f"{name}.dense.npz")
-            if os.path.exists(path):
-                with np.load(path) as saved:
-                    table.value[...] = saved["value"]
+        for name in self.tables:
+            self._load_table(name, dirname)
+        for name in self.dense:
+            self._load_dense(name, dirname)
+
+    def _load_table(self, name: str, dirname: str) -> None:
+        table = self.tables[name]
+        for path in glob.glob(os.path.join(glob.escape(dirname), f"{name}.shard*.npz")):
+            with np.load(path) as saved:
+                mine = saved["ids"] % self.server_num == self.index
+                table.restore({key: saved[key][mine] for key in saved.files})
+
+    def _load_dense(self, name: str, dirname: str) -> None:
+        path = os.path.join(dirname, f"{name}.dense.npz")
+        if os.path.exists(path):
+            with np.load(path) as saved:
+                self.dense[name].value[...] = saved["value"]
 
     def handle(self, op: str, args: tuple):
         """Run request `op` (a method name) with `args`; what the servers dispatch to."""
