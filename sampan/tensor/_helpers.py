@@ -82,6 +82,17 @@ def require_tensor(api: str, arg: str, x) -> None:
         raise NotTensorError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
 
 
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def static_float_only(api: str, x, arg: str = "x") -> None:
+    """Paddle's static-graph dtype check for APIs whose eager form also takes integers
+    (std, var, nanmean, inner): a Variable must be floating point while a Program is built."""
+    if is_variable(x) and x.dtype.name not in _FLOATS:
+        raise TypeError(f"{api}: the data type of '{arg}' must be one of {list(_FLOATS)} in "
+                        f"static graph mode, but received {x.dtype.name}")
+
+
 def check_inplace(x, api: str) -> None:
     """Paddle refuses in-place ops on leaf tensors that require grad (outside no_grad)."""
     if is_variable(x):  # static: the Variable rebinds itself (SSA)

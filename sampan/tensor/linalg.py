@@ -15,6 +15,7 @@ import numpy as np
 
 from ..framework.tensor import is_tensor_or_variable
 from ._helpers import require_tensor  # noqa: F401  (re-exported for linalg users)
+from ._helpers import static_float_only
 from ..ops.dispatch import call, dispatch
 from ..ops.linalg import parse_einsum
 from ..ops.opdef import REGISTRY, norm_axis
@@ -116,6 +117,8 @@ def _check_tensors(api: str, x, y) -> None:
 def inner(x, y, name=None):
     """Sum product over the last dims: out shape x.shape[:-1] + y.shape[:-1]."""
     _check_tensors("inner", x, y)
+    static_float_only("inner", x)
+    static_float_only("inner", y, "y")
     nx, ny = _ndim(x), _ndim(y)
     if nx == 0 or ny == 0:
         return call("multiply", x, y)

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ..framework.tensor import wrap
+from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call
 from ..ops.linalg import mT
 from .linalg import _check_tensor, _matrix_norm, _ndim, _pvalue, _vector_norm, matmul
@@ -103,6 +103,9 @@ def cov(x, rowvar: bool = True, ddof: bool = True, fweights=None, aweights=None,
         if len(wt.shape) != 1 or wt.shape[0] != n_obs:
             raise ValueError(f"cov: {arg} must be 1-D with {n_obs} entries (one per "
                              f"observation), got shape {list(wt.shape)}")
+        if isinstance(wt, Tensor) and wt.size and float(wt.numpy().min()) < 0:
+            raise ValueError(f"cov: the values of {arg} cannot be negative, got a minimum of "
+                             f"{wt.numpy().min()}")
         wt = call("cast", wt, dtype=dtype)
         w = wt if w is None else w * wt
     if w is None:
@@ -112,6 +115,8 @@ def cov(x, rowvar: bool = True, ddof: bool = True, fweights=None, aweights=None,
         c = matmul(xc, xc, transpose_y=True) / fact
     else:
         w_sum = call("sum", w, axis=None, keepdim=False, dtype=None)
+        if isinstance(w_sum, Tensor) and float(w_sum.numpy()) == 0:
+            raise ValueError("cov: the sum of weights is zero, can't be normalized")
         avg = call("sum", xm * w, axis=1, keepdim=True, dtype=None) / w_sum
         if not ddof:
             fact = w_sum

@@ -9,7 +9,7 @@ import numpy as np
 from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
-from ._helpers import binary
+from ._helpers import binary, require_tensor
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
@@ -202,16 +202,19 @@ def bitwise_invert(x, out=None, name=None):
 
 def isnan(x, name=None):
     """Elementwise test for NaN. Returns a bool Tensor of x's shape."""
+    require_tensor("isnan", "x", x)
     return dispatch(REGISTRY["isnan"], (x,))
 
 
 def isinf(x, name=None):
     """Elementwise test for +inf/-inf. Returns a bool Tensor of x's shape."""
+    require_tensor("isinf", "x", x)
     return dispatch(REGISTRY["isinf"], (x,))
 
 
 def isfinite(x, name=None):
     """Elementwise test for finite values (not NaN, not inf). Returns a bool Tensor."""
+    require_tensor("isfinite", "x", x)
     return dispatch(REGISTRY["isfinite"], (x,))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..framework.tensor import Tensor
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
+from ._helpers import require_tensor
 
 __all__ = ["exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "square", "abs",
            "sign", "sgn", "neg", "reciprocal", "floor", "ceil", "trunc", "frac", "real", "imag",
@@ -232,6 +233,7 @@ def sign(x: Tensor, name: str | None = None) -> Tensor:
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [-1.,  0.,  1.])
     """
+    require_tensor("sign", "x", x)
     return dispatch(REGISTRY["sign"], (x,))
 
 

@@ -11,6 +11,7 @@ from ..framework import dtype as _dt
 from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
+from ._helpers import static_float_only
 
 __all__ = ["sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any", "logsumexp",
            "nansum", "nanmean", "count_nonzero", "std", "var", "numel", "median",
@@ -153,6 +154,7 @@ def _as_float(x):
 
 def nanmean(x, axis=None, keepdim=False, name=None):
     """Mean over `axis` ignoring nan (nan where a slice is all nan)."""
+    static_float_only("nanmean", x)
     x = _as_float(x)
     total = nansum(x, axis=axis, keepdim=keepdim)
     nans = sum(call("cast", call("isnan", x), dtype=x.dtype.name), axis=axis, keepdim=keepdim)
@@ -161,6 +163,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
 
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Variance over `axis`; `unbiased` divides by N - 1 (default) instead of N."""
+    static_float_only("var", x)
     x = _as_float(x)
     centered = x - mean(x, axis=axis, keepdim=True)
     count = _reduced_count("var", x, axis)
@@ -170,6 +173,7 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over `axis` (square root of `var`)."""
+    static_float_only("std", x)
     return call("sqrt", var(x, axis=axis, unbiased=unbiased, keepdim=keepdim))
 
 
