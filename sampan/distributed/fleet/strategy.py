@@ -74,9 +74,9 @@ class DistributedStrategy:
             raise TypeError(f"DistributedStrategy: a_sync_configs must be a dict, got "
                             f"{type(configs).__name__}")
         for key, value in configs.items():
-            if key not in _A_SYNC_DEFAULTS:
-                raise ValueError(f"DistributedStrategy: a_sync_configs key {key!r} is not "
-                                 f"one of {sorted(_A_SYNC_DEFAULTS)}")
+            if key not in _A_SYNC_DEFAULTS:   # NOTE: Paddle raises AssertionError here
+                raise AssertionError(f"DistributedStrategy: a_sync_configs key {key!r} is "
+                                     f"not one of {sorted(_A_SYNC_DEFAULTS)}")
             self._a_sync_configs[key] = value
 
     def ps_mode(self) -> str:
