@@ -23,7 +23,18 @@ def _set_ops_client(client) -> None:
 
 
 class Fleet:
-    """One per process (`fleet.fleet`); the module-level functions are its methods."""
+    """One per process (`fleet.fleet`); the module-level functions are its methods.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> import sampan.distributed.fleet as fleet
+        >>> fleet.init(is_collective=False)     # no launcher: one trainer, tables in-process
+        >>> fleet.is_worker(), fleet.worker_index(), fleet.worker_num(), fleet.server_num()
+        (True, 0, 1, 0)
+        >>> fleet.init_worker()
+        >>> opt = fleet.distributed_optimizer(paddle.optimizer.SGD(0.1, parameters=[]))
+        >>> fleet.stop_worker()
+    """
 
     def __init__(self) -> None:
         self._role = None
@@ -152,10 +163,12 @@ class Fleet:
         return self._need("server_num")._server_num()
 
     def worker_endpoints(self, to_string: bool = False):
+        """The trainers' "ip:port" list (a comma-joined str with to_string)."""
         eps = self._need("worker_endpoints")._get_trainer_endpoints()
         return ",".join(eps) if to_string else eps
 
     def server_endpoints(self, to_string: bool = False):
+        """The servers' "ip:port" list (a comma-joined str with to_string)."""
         eps = self._need("server_endpoints")._get_pserver_endpoints()
         return ",".join(eps) if to_string else eps
 
