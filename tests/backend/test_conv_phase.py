@@ -17,8 +17,11 @@ CASES = [  # x (dy) shape, w shape (cin, og, *K), size, stride, pads
 
 
 @pytest.mark.parametrize("xs, ws, size, stride, pads", CASES)
-def test_phase_transpose_matches_col2im(xs, ws, size, stride, pads):
+def test_phase_transpose_matches_col2im(monkeypatch, xs, ws, size, stride, pads):
     rng = np.random.default_rng(0)
+    calls = []
+    phase = C.phase_transpose_array
+    monkeypatch.setattr(C, "phase_transpose_array", lambda *a: calls.append(1) or phase(*a))
     x, w = rng.standard_normal(xs), rng.standard_normal(ws)
     dil = [1] * len(size)
     ref = C._matmul_col2im(np, x, w, size, stride, pads, dil, 1)
@@ -28,6 +31,17 @@ def test_phase_transpose_matches_col2im(xs, ws, size, stride, pads):
     # the public entry point takes this path for these shapes (batch >= 4, og >= cin / 2.5)
     np.testing.assert_allclose(C.conv_transpose_array(np, x, w, size, stride, pads, dil, 1),
                                ref, rtol=1e-12, atol=1e-12)
+    assert len(calls) == 2
+
+
+def test_phase_path_skipped_for_batch_1_and_thin_outputs(monkeypatch):
+    monkeypatch.setattr(C, "phase_transpose_array", None)  # would fail if called
+    rng = np.random.default_rng(3)
+    for xs, ws in (((1, 16, 8, 8), (16, 16, 3, 3)), ((4, 32, 8, 8), (32, 4, 3, 3))):
+        x, w = rng.standard_normal(xs), rng.standard_normal(ws)
+        got = C.conv_transpose_array(np, x, w, [16, 16], [2, 2], [1] * 4, [1, 1], 1)
+        np.testing.assert_allclose(
+            got, C._matmul_col2im(np, x, w, [16, 16], [2, 2], [1] * 4, [1, 1], 1), rtol=1e-12)
 
 
 def test_phase_plan_taps_and_pads():
