@@ -3,7 +3,7 @@ parameter-server training (sampan.distributed.ps), driven by role makers and a
 DistributedStrategy. The functions are methods of the process's one Fleet object.
 """
 from ..fleet_dataset import InMemoryDataset, QueueDataset  # noqa: F401
-from .fleet import Fleet, fleet
+from .fleet_base import Fleet, fleet
 from .ps_dygraph import DistributedEmbedding, PSOptimizer  # noqa: F401
 from .role_maker import PaddleCloudRoleMaker, Role, UserDefinedRoleMaker  # noqa: F401
 from .strategy import DistributedStrategy  # noqa: F401

@@ -95,7 +95,7 @@ class DistributedEmbedding(Layer):
     def _client(self):
         client = get_client()
         if self._created is not client:
-            from .fleet import fleet   # the one fleet of this process
+            from .fleet_base import fleet   # the one fleet of this process
             cfg = TableConfig(self.table_name, self._dim, self._init, fleet.server_rule(),
                               self._entry)
             client.create_tables([cfg])
