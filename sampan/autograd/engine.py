@@ -6,6 +6,7 @@ tape themselves (higher-order gradients). Imports `framework` and `ops`.
 from __future__ import annotations
 
 import threading
+from typing import Callable
 
 import numpy as np
 
@@ -245,7 +246,7 @@ def _leaf_due(order) -> dict:
     return due
 
 
-def queue_callback(fn) -> None:
+def queue_callback(fn: Callable[[], object]) -> None:
     """Run `fn()` once when the running backward pass (Tensor.backward) ends, after every
     leaf's gradient is accumulated; called from a gradient hook (DataParallel waits for its
     bucket all-reduces there, as Paddle's reducer does in its backward final hook)."""
