@@ -114,6 +114,10 @@ def _check_tensors(api: str, x, y) -> None:
             raise TypeError(f"{api}: {arg} must be a Tensor, got {type(v).__name__}")
 
 
+class _EinsumError(AssertionError, ValueError):
+    """An einsum call Paddle asserts against; sampan raised ValueError before."""
+
+
 def inner(x, y, name=None):
     """Sum product over the last dims: out shape x.shape[:-1] + y.shape[:-1]."""
     _check_tensors("inner", x, y)
@@ -153,7 +157,8 @@ def einsum(equation: str, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:
-        raise ValueError("einsum: at least one operand is required")
+        raise _EinsumError("einsum: at least one operand is required (At least one operand "
+                           "is expected.)")
     terms, out = parse_einsum("einsum", equation, [_ndim(t) for t in operands])
     explicit = ",".join("".join(t) for t in terms) + "->" + "".join(out)
     return call("einsum", list(operands), equation=explicit)

@@ -76,6 +76,10 @@ def cond(x, p=None, name=None):
     return _matrix_norm(x, p, axes, False) * _matrix_norm(inverse(x), p, axes, False)
 
 
+class _RankError(AssertionError, ValueError):
+    """A wrong rank where Paddle asserts (pdist); sampan raised ValueError before."""
+
+
 def cov(x, rowvar: bool = True, ddof: bool = True, fweights=None, aweights=None,
         name=None):
     """Covariance matrix of the variables in x (rows, or columns if not rowvar).
@@ -180,7 +184,7 @@ def pdist(x, p: float = 2.0, name=None):
     """
     _check_tensor("pdist", "x", x)
     if len(x.shape) != 2:
-        raise ValueError(f"pdist: x must be a 2-D tensor [N, M], got shape {list(x.shape)}")
+        raise _RankError(f"pdist: x must be a 2-D tensor [N, M], got shape {list(x.shape)}")
     p = float(p)
     if not p >= 0:
         raise ValueError(f"pdist: p must be >= 0, got {p}")

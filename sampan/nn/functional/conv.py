@@ -151,6 +151,8 @@ def _conv_transpose(api, nd, x, weight, bias, stride, padding, output_padding, d
     dilation = to_list(api, "dilation", dilation, nd)
     if not isinstance(groups, int) or groups < 1:
         raise ValueError(f"{api}: groups must be a positive int, got {groups!r}")
+    if len(x.shape) != nd + 2:
+        raise ValueError(f"{api}: x must be a {nd + 2}-D tensor, got shape {list(x.shape)}")
     spatial = split_channels(list(x.shape), data_format)[2]
     kernel = list(weight.shape[2:])
     pads, algorithm = padding_attrs(api, padding, nd, data_format)

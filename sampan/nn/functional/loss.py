@@ -39,8 +39,13 @@ def _check_float(api: str, x, arg: str) -> None:
     if not hasattr(dtype, "kind"):
         raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
     if dtype.kind != "f":
-        raise TypeError(f"{api}: {arg} must be a float16, float32 or float64 tensor, got "
-                        f"{x.dtype.name}")
+        raise LossDtypeError(f"{api}: {arg} must be a float16, float32 or float64 tensor, got "
+                             f"{x.dtype.name}")
+
+
+class LossDtypeError(TypeError, ValueError):
+    """A loss input of a non-float dtype (Paddle raises ValueError in some losses, e.g.
+    gaussian_nll_loss and cosine_embedding_loss, TypeError in others; this is both)."""
 
 
 def _check_same_shape(api: str, x, y, names=("input", "label")) -> None:

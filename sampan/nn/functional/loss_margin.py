@@ -7,6 +7,7 @@ from typing import Callable
 from ... import tensor as T
 from ...framework.tensor import Tensor
 from ...ops.dispatch import call
+from .loss import LossDtypeError
 from .loss import (_as_float, _check_float, _check_label_range, _check_reduction,  # noqa
                    _check_same_shape, _class_dim_label, _concrete, _log_sigmoid, _onehot,
                    _reduce, _softplus)
@@ -71,6 +72,9 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin:
     if input1.ndim > 2:
         raise ValueError(f"{api}: inputs must be 1-D or 2-D, got shape {list(input1.shape)}")
     _check_float(api, input1, "input1")
+    if label.dtype.name not in ("int32", "int64", "float32", "float64"):
+        raise LossDtypeError(f"{api}: label must be an int32, int64, float32 or float64 "
+                             f"tensor, got {label.dtype.name}")
     dot = T.sum(input1 * input2, axis=-1)
     mag = T.sqrt((T.sum(T.square(input1), axis=-1) + 1e-11) *
                  (T.sum(T.square(input2), axis=-1) + 1e-11))

@@ -9,6 +9,7 @@ import math
 
 from ... import tensor as T
 from ...framework.tensor import Tensor
+from ...tensor._helpers import require_tensor
 from .loss import (_as_float, _check_float, _check_reduction, _check_same_shape, _concrete,
                    _reduce, _softplus)
 
@@ -42,6 +43,8 @@ def square_error_cost(input: Tensor, label: Tensor) -> Tensor:
         >>> F.square_error_cost(paddle.to_tensor([1.0, 3.0]), paddle.to_tensor([0.0, 1.0])).numpy()
         array([1., 4.], dtype=float32)
     """
+    require_tensor("square_error_cost", "input", input)
+    require_tensor("square_error_cost", "label", label)
     return T.square(input - label)
 
 

@@ -118,9 +118,12 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5,
         >>> paddle.nn.functional.layer_norm(x, 2, epsilon=0.0).tolist()
         [[-1.0, 1.0], [-1.0, 1.0]]
     """
-    _tensor("layer_norm", "x", x)
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
+    if not isinstance(normalized_shape, (list, tuple)):
+        raise ValueError(f"layer_norm: normalized_shape must be an int, list or tuple, got "
+                         f"{type(normalized_shape).__name__} ({normalized_shape!r})")
+    _tensor("layer_norm", "x", x)
     shape = [int(d) for d in normalized_shape]
     k = len(shape)
     if not 0 < k <= len(x.shape) or list(x.shape[len(x.shape) - k:]) != shape:

@@ -178,6 +178,10 @@ class LayerDict(Layer):
         if isinstance(sublayers, (dict, collections.OrderedDict, LayerDict)):
             items = sublayers.items()
         else:
+            if not isinstance(sublayers, (list, tuple)):
+                raise _UpdateTypeError(f"LayerDict.update: sublayers must be a dict, LayerDict "
+                                       f"or list of (key, layer) pairs, got "
+                                       f"{type(sublayers).__name__}")
             items = []
             for i, pair in enumerate(sublayers):
                 if not isinstance(pair, (list, tuple)) or len(pair) != 2:
@@ -221,3 +225,7 @@ class ParameterList(Layer):
     def append(self, parameter: Parameter) -> "ParameterList":
         self.add_parameter(str(len(self)), parameter)
         return self
+
+
+class _UpdateTypeError(AssertionError, TypeError):
+    """LayerDict.update of a non-iterable: Paddle asserts; TypeError is the kind."""

@@ -41,6 +41,10 @@ class HookRemoveHelper:
         self._hooks.pop(self._id, None)
 
 
+_LAYER_DTYPES = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
+                 "uint8", "complex64", "complex128", "bool")
+
+
 class Layer:
     """Base class of layers: subclass, create parameters in `__init__`, write `forward`.
 
@@ -418,8 +422,22 @@ class Layer:
         return self
 
     def astype(self, dtype) -> "Layer":
-        """Cast floating parameters and buffers to `dtype`; returns self."""
-        return self._cast_floats(dtype)
+        """Cast every parameter and buffer (of this layer and its sublayers) to `dtype`, any
+        of Paddle's layer dtypes (floats, integers, complex, bool); returns self."""
+        try:
+            dt = _dt.convert_dtype(dtype)
+        except TypeError:
+            dt = None
+        if dt is None or dt.name not in _LAYER_DTYPES:
+            raise ValueError(f"{type(self).__name__}.astype: dtype value error, must be one "
+                             f"of {list(_LAYER_DTYPES)}, got {dtype!r}")
+        for layer in self.sublayers(include_self=True):
+            for table in (layer._parameters, layer._buffers):
+                for t in table.values():
+                    if t is not None and t.dtype is not dt:
+                        t._data = t._data.astype(dt.np)
+            layer.__dict__["_dtype"] = dt.name
+        return self
 
     def float(self, excluded_layers=None) -> "Layer":
         return self._cast_floats("float32", excluded_layers)
