@@ -148,8 +148,9 @@ class MpiComm:
         return buf
 
     def all_gather(self, x):
+        shape = np.shape(x)  # ascontiguousarray makes a 0-D array 1-D
         x = np.ascontiguousarray(x)
-        out = self._output((self.nranks,) + x.shape, x.dtype)
+        out = self._output((self.nranks,) + shape, x.dtype)
         self._run(self.comm.Iallgather(_buf(x), _buf(out)), "all_gather")
         return out
 

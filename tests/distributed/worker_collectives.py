@@ -97,6 +97,11 @@ def movement(r, n):
     dist.all_gather(got, paddle.to_tensor(data(r)))
     for k in range(n):
         check(got[k], data(k), "all_gather")
+    got = []
+    dist.all_gather(got, paddle.to_tensor(float(r)))  # 0-D pieces stay 0-D
+    for k in range(n):
+        assert got[k].shape == [], f"all_gather of 0-D tensors gave shape {got[k].shape}"
+        check(got[k], np.array(float(k)), "all_gather 0-D")
     parts = [paddle.to_tensor(data(0) + k) for k in range(n)] if r == 0 else None
     out = paddle.zeros([3, 4], "float64")
     dist.scatter(out, parts, src=0)
