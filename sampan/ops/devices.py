@@ -22,7 +22,7 @@ CPU_ONLY = frozenset({
     "psroi_pool", "_psroi_pool_grad", "_lstm_scan", "_gru_scan", "_rnn_scan",
     # samplers drawing from the host generator inside the kernel
     "bernoulli", "poisson", "exponential", "cauchy", "geometric", "multinomial",
-    "standard_gamma", "binomial",
+    "standard_gamma", "binomial", "_uniform_dims", "_normal_dims", "_randint_dims",
     # MPI collectives and parameter-server ops exchange host buffers
     "send_recv", "recv", "distributed_lookup_table", "distributed_push_sparse",
     "distributed_push_dense", "distributed_step", "distributed_pull_dense", "listen_and_serv",

@@ -30,6 +30,7 @@ from ..backend import numpy_ as _xp
 from ..framework import place as _place
 from ..framework.random import next_seed
 from ..framework.tensor import Tensor, to_array, wrap, is_variable
+from ..ops.devices import CPU_ONLY as _CPU_ONLY
 from .plan import Plan, compile_block as _compile
 from .program import Program, default_main_program
 from .variable import check_feed_array
@@ -434,9 +435,12 @@ def _run_steps(program: Program, plan: Plan, env: list, extra: dict,
 def _run_device_steps(program: Program, plan: Plan, env: list, extra: dict,
                       dev: _Device) -> None:
     """_run_steps on a device: kernels get the device's `xp`; ops without array inputs
-    (creation, random) compute on the host and move their outputs, as eager dispatch does."""
+    (creation, random) compute on the host and move their outputs, as eager dispatch does,
+    and so do CPU-only kernels (ops/devices.py, the backend's list): their inputs are
+    copied to the host, so a Program holding one still runs on the GPU."""
     xp, adopt, updates = dev.xp, dev.xp.adopt, plan.updates
     ops = program.block(plan.block_idx).ops
+    host_only = _CPU_ONLY | getattr(xp, "CPU_ONLY", frozenset())
     for k, (compute, args, attrs, outs, multi, simple, frees, rnd) in enumerate(plan.steps):
         if rnd:
             attrs = {**attrs, **extra[k]}
@@ -452,10 +456,12 @@ def _run_device_steps(program: Program, plan: Plan, env: list, extra: dict,
                 for i, j in zip(outs, updated):
                     env[i] = vals[j]
                 continue
-            if any(v is not None for v in vals):
+            if any(v is not None for v in vals) and ops[k].type not in host_only:
                 res = compute(xp, *vals, **attrs)
                 res = tuple(adopt(o, ops[k].type) for o in (res if multi else (res,)))
             else:
+                vals = [None if v is None else [_host(a) for a in v] if v.__class__ is list
+                        else _host(v) for v in vals]
                 res = compute(_xp, *vals, **attrs)
                 res = tuple(dev.put(_asarray(o)) for o in (res if multi else (res,)))
             for i, o in zip(outs, res):

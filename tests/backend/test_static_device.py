@@ -10,6 +10,7 @@ import sampan as paddle
 from sampan.backend.fake import FakeArray, FakePlace
 from sampan.framework import place as _place
 from tests.backend.static_check import cond_program, mlp_program, train_static, train_to_static
+from tests.static_util import static_guard
 
 FAKE = FakePlace(0)
 
@@ -78,3 +79,21 @@ def test_control_flow_blocks_run_on_device():
 def test_to_static_training_on_device_equals_cpu():
     for got, want in zip(train_to_static(FAKE), train_to_static(paddle.CPUPlace())):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_cpu_only_op_in_a_device_program_runs_on_the_host():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with static_guard(main, startup):
+        x = paddle.static.data("x", [3, 3], "float64")
+        a = paddle.matmul(x, x, transpose_y=True) + paddle.eye(3, dtype="float64")
+        out = paddle.linalg.cholesky(a).sum() * 2.0    # cholesky is CPU-only
+    x = np.random.default_rng(0).standard_normal((3, 3))
+    want, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": x},
+                                                          fetch_list=[out])
+    got, = paddle.static.Executor(FAKE).run(main, feed={"x": x}, fetch_list=[out],
+                                            return_numpy=False)
+    assert got.place == FAKE
+    np.testing.assert_allclose(got.numpy(), want)
+    np.testing.assert_allclose(want, 2 * np.linalg.cholesky(x @ x.T + np.eye(3)).sum())
+    with pytest.raises(NotImplementedError, match="cholesky.*fake"):   # eager: a clear error
+        paddle.linalg.cholesky(paddle.to_tensor(np.eye(2), place=FAKE))
