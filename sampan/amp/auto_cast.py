@@ -21,6 +21,8 @@ _F32 = _dt.float32
 _LEVELS = ("O0", "OD", "O1", "O2")
 _CPU_WARNING = ("amp_guard can only be enabled on CUDAPlace, XPUPlace, and CustomPlace, "
                 "current place is Place(cpu), so it makes no effect.")
+_BF16_WARNING = ("amp_guard: bfloat16 is not supported on this GPU backend (CuPy has no "
+                 "bfloat16 kernels), so it makes no effect; use dtype='float16'.")
 
 
 _LIST_CACHE: dict = {}
@@ -187,6 +189,10 @@ def auto_cast(enable: bool = True, custom_white_list=None, custom_black_list=Non
         return
     if dtype == "float16" and not support.is_float16_supported():
         warnings.warn(_CPU_WARNING, UserWarning, stacklevel=3)
+        yield
+        return
+    if dtype == "bfloat16" and not support.is_bfloat16_supported():
+        warnings.warn(_BF16_WARNING, UserWarning, stacklevel=3)
         yield
         return
     if dtype == "float16":

@@ -125,7 +125,8 @@ def decorate(models, optimizers=None, level: str = "O1", dtype: str = "float16",
                          f"float32 or float64, got {save_dtype!r}")
     model_list, _ = _as_list(models)
     opt_list, _ = _as_list(optimizers)
-    live = dtype == "bfloat16" or support.is_float16_supported()
+    live = support.is_bfloat16_supported() if dtype == "bfloat16" else \
+        support.is_float16_supported()
     if live and level == "O2":
         low = _dt.convert_dtype(dtype)
         excluded = tuple(excluded_layers if isinstance(excluded_layers, (list, tuple))

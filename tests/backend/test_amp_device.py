@@ -50,3 +50,19 @@ def test_float16_training_step_on_device(level):
         assert any(not np.allclose(a, b) for a, b in zip(after, before))
     finally:
         _place.set_place(old)
+
+
+def test_bfloat16_on_a_device_warns_and_stays_float32():
+    old = _place.current_place()
+    _place.set_place(FAKE)
+    try:
+        model = paddle.nn.Linear(3, 2)
+        x = paddle.to_tensor(np.ones((2, 3), "float32"))
+        with pytest.warns(UserWarning, match="bfloat16 is not supported"):
+            with paddle.amp.auto_cast(dtype="bfloat16"):
+                y = model(x)
+        assert y.dtype == paddle.float32
+        model = paddle.amp.decorate(model, level="O2", dtype="bfloat16")
+        assert model.weight.dtype == paddle.float32   # O2 casting is off where unsupported
+    finally:
+        _place.set_place(old)
