@@ -350,7 +350,6 @@ class Parameter(Tensor):
 
     stop_gradient = False
     persistable = True
-    trainable = True
     need_clip = True
     is_distributed = False
     regularizer = None
@@ -358,7 +357,7 @@ class Parameter(Tensor):
 
     def __init__(self, data=None, dtype=None, name=None, trainable: bool = True, **kwargs):
         super().__init__(data, dtype, stop_gradient=not trainable, name=name)
-        self.trainable = trainable
+        self.trainable = bool(trainable)
         for key, value in kwargs.items():
             setattr(self, key, value)
 
@@ -367,6 +366,19 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + tensor_repr(self)
 
     __str__ = __repr__
+
+    @property
+    def trainable(self) -> bool:
+        """Whether the optimizer updates it: the opposite of stop_gradient (as in Paddle,
+        setting one sets the other)."""
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ValueError(f"Parameter.trainable: trainable must be a bool, got "
+                             f"{type(value).__name__} ({value!r})")
+        self.stop_gradient = not value
 
     @property
     def trainable_(self) -> bool:

@@ -55,3 +55,17 @@ def test_layer_astype_any_layer_dtype():
         assert net.parameters()[0].dtype.name == dtype and net.buffers()[0].dtype.name == dtype
     with pytest.raises(ValueError, match="dtype value error"):
         net.astype("invalid_type")
+
+
+def test_parameter_trainable_is_not_stop_gradient():
+    linear = paddle.nn.Linear(3, 3)
+    x = paddle.rand([2, 3])
+    assert not linear(x).stop_gradient
+    linear.weight.trainable = False
+    linear.bias.trainable = False
+    assert linear.weight.stop_gradient and not linear.weight.trainable
+    assert linear(x).stop_gradient
+    linear.weight.stop_gradient = False
+    assert linear.weight.trainable
+    with pytest.raises(ValueError, match="trainable must be a bool"):
+        linear.weight.trainable = "1"
