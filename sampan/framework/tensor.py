@@ -355,7 +355,11 @@ class Parameter(Tensor):
     regularizer = None
     optimize_attr = {"learning_rate": 1.0}
 
-    def __init__(self, data=None, dtype=None, name=None, trainable: bool = True, **kwargs):
+    def __init__(self, data=None, dtype=None, name=None, trainable: bool = True, shape=None,
+                 **kwargs):
+        if shape is not None and data is None:  # Paddle's EagerParamBase(shape, dtype, ...)
+            data = np.zeros([int(d) for d in shape], dtype=_dt.convert_dtype(
+                dtype or _dt.default_float()).np)
         super().__init__(data, dtype, stop_gradient=not trainable, name=name)
         self.trainable = bool(trainable)
         for key, value in kwargs.items():

@@ -69,3 +69,10 @@ def test_parameter_trainable_is_not_stop_gradient():
     assert linear.weight.trainable
     with pytest.raises(ValueError, match="trainable must be a bool"):
         linear.weight.trainable = "1"
+
+
+def test_eager_param_base_from_shape():
+    x = paddle.base.framework.EagerParamBase(dtype="float32", shape=[5, 10], name="x",
+                                             optimize_attr={"learning_rate": 0.5})
+    assert x.shape == [5, 10] and x.dtype == paddle.float32 and x.trainable
+    assert x.optimize_attr == {"learning_rate": 0.5} and float(x.sum()) == 0.0
