@@ -10,6 +10,7 @@ from ..framework import dtype as _dt
 from ..ops.dispatch import call
 from ..utils import unique_name
 from .nn import _activation, _channels, _const, _F, _param, _static_layer
+from .input import _require_static
 
 
 @_static_layer
@@ -76,11 +77,15 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
     return _activation(out, act, api)
 
 
-@_static_layer
 def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None,
                data_layout="NCHW", name=None):
-    """Group normalization; scale ("group_norm_k.w_0", 1) and bias (".b_0", 0) per channel."""
+    """Group normalization; scale ("group_norm_k.w_0", 1) and bias (".b_0", 0) per channel.
+    The input's rank is checked before the mode, as in Paddle (ValueError even eagerly)."""
     api = "group_norm"
+    if len(getattr(input, "shape", ())) < 2:
+        raise ValueError(f"paddle.static.nn.group_norm: the dimensions of input should be "
+                         f"more than 1, got shape {list(getattr(input, 'shape', []))}")
+    _require_static("paddle.static.nn.group_norm")
     c = _channels(api, input, data_layout)
     if not isinstance(groups, int) or groups <= 0 or c % groups:
         raise ValueError(f"{api}: groups must be a positive divisor of the channels ({c}), "

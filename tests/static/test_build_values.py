@@ -57,3 +57,10 @@ def test_prelu_zero_d_weight():
     assert float(F.prelu(paddle.full([], -1.0), paddle.full([], 0.25))) == -0.25
     with pytest.raises(AssertionError, match="dim count of weight shape should be 0 or 1"):
         F.prelu(x, paddle.full([1, 1], 0.25))
+
+
+def test_static_group_norm_checks_rank_before_mode():
+    with pytest.raises(ValueError, match="group_norm: the dimensions of input should be more"):
+        paddle.static.nn.group_norm(paddle.to_tensor([], dtype="float32"), 3)
+    with pytest.raises(AssertionError, match="group_norm"):   # StaticModeError
+        paddle.static.nn.group_norm(paddle.rand([2, 6, 4, 4]), 3)
