@@ -156,9 +156,6 @@ class WeightedRandomSampler(Sampler):
         if w.ndim != 1:
             raise ValueError(f"WeightedRandomSampler: weights should be a 1-D array, got "
                              f"shape {list(w.shape)}")
-        if (w < 0).any() or not np.isfinite(w).all() or w.sum() <= 0:
-            raise ValueError("WeightedRandomSampler: weights should be finite, non-negative "
-                             "and not all zero")
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or \
                 num_samples <= 0:
             raise ValueError(f"WeightedRandomSampler: num_samples should be a positive "
@@ -170,14 +167,19 @@ class WeightedRandomSampler(Sampler):
             raise ValueError(f"WeightedRandomSampler: num_samples ({num_samples}) should be "
                              f"no more than the number of weights ({len(w)}) when "
                              f"replacement is False")
-        if not replacement and np.count_nonzero(w) < num_samples:
-            raise ValueError("WeightedRandomSampler: fewer non-zero weights than num_samples "
-                             "with replacement=False")
         self.weights = w
         self.num_samples = num_samples
         self.replacement = replacement
 
     def __iter__(self) -> Iterator[int]:
+        # the weights' values are checked when sampling starts, as in Paddle (it asserts)
+        w = self.weights
+        if (w < 0).any() or not np.isfinite(w).all() or w.sum() <= 0:
+            raise _WeightsError("WeightedRandomSampler: weights should be finite, "
+                                "non-negative and not all zero")
+        if not self.replacement and np.count_nonzero(w) < self.num_samples:
+            raise _WeightsError("WeightedRandomSampler: fewer non-zero weights than "
+                                "num_samples with replacement=False")
         p = self.weights / self.weights.sum()
         rng = _numpy_rng()
         idx = rng.choice(len(p), self.num_samples, replace=self.replacement, p=p)
@@ -185,6 +187,10 @@ class WeightedRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return self.num_samples
+
+
+class _WeightsError(AssertionError, ValueError):
+    """Bad sampling weights: Paddle asserts when iteration starts."""
 
 
 class SubsetRandomSampler(Sampler):

@@ -143,3 +143,14 @@ def test_random_sampler_num_samples_without_replacement_is_a_partial_permutation
     assert len(sampler) == 7 and len(got) == 7 and len(set(got)) == 7
     with pytest.raises(ValueError, match="smaller than or equal"):
         paddle.io.RandomSampler(data, num_samples=15, replacement=False)
+
+
+def test_weighted_sampler_checks_weight_values_when_iterating():
+    """Paddle 3.3.1 builds the sampler and asserts when sampling starts."""
+    from sampan.io import WeightedRandomSampler
+    zeros = WeightedRandomSampler(np.zeros(10, "float32"), 10, True)
+    with pytest.raises(AssertionError, match="not all zero"):
+        list(zeros)
+    few = WeightedRandomSampler(np.array([1.0, 0, 0, 0, 2.0]), 3, False)
+    with pytest.raises(ValueError, match="fewer non-zero weights"):
+        iter(few)
