@@ -18,16 +18,36 @@ import sys
 CHILD = r'''
 import json, sys, time, timeit
 sys.path.insert(0, sys.argv[1])
+import numpy as np
 import sampan as paddle
 x, y = paddle.ones([4]), paddle.ones([4])
 xg = paddle.ones([4]); xg.stop_gradient = False
 a, b = paddle.ones([4, 4]), paddle.ones([4, 4])
+w, bias = paddle.ones([16]), paddle.ones([16])
+x16 = paddle.ones([16]); x16.stop_gradient = w.stop_gradient = bias.stop_gradient = False
+paddle.seed(0)
+mlp = paddle.nn.Sequential(paddle.nn.Linear(16, 32), paddle.nn.ReLU(), paddle.nn.Linear(32, 10))
+opt = paddle.optimizer.SGD(0.01, parameters=mlp.parameters())
+xb = paddle.to_tensor(np.random.RandomState(0).rand(4, 16).astype("float32"))
+lb = paddle.to_tensor(np.arange(4).reshape(4, 1).astype("int64"))
+loss_fn = paddle.nn.CrossEntropyLoss()
 def us(fn, n=20000):
     return min(timeit.repeat(fn, number=n, repeat=7, timer=time.process_time)) / n * 1e6
 def chain():
     z = ((xg * xg).exp() * xg).sum(); z.backward(); xg.clear_gradient()
+def affine():
+    z = (x16 * w + bias).tanh().sum(); z.backward()
+def affine_fwd():
+    z = (x16 * w + bias).tanh().sum()
+def mlp_step():
+    loss = loss_fn(mlp(xb), lb); loss.backward(); opt.step(); opt.clear_grad()
+def mlp_fwd():
+    loss = loss_fn(mlp(xb), lb)
 print(json.dumps({"add [4]": us(lambda: x + y), "add [4] grad": us(lambda: xg + y),
-                  "matmul 4x4": us(lambda: paddle.matmul(a, b)), "chain backward": us(chain, 3000)}))
+                  "matmul 4x4": us(lambda: paddle.matmul(a, b)),
+                  "chain backward": us(chain, 3000), "affine fwd": us(affine_fwd, 3000),
+                  "affine fwd+bwd": us(affine, 3000), "mlp b4 fwd": us(mlp_fwd, 1000),
+                  "mlp b4 step": us(mlp_step, 1000)}))
 '''
 
 

@@ -10,11 +10,16 @@ from typing import Callable
 
 import numpy as np
 
-from ..framework.flags import STATE
+from ..framework.flags import HOT, STATE
 from ..framework.node import Packed
 from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call
 from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
+
+
+_ND = np.ndarray
+_new = object.__new__
+_np_add = np.add
 
 
 class GraphFreedError(RuntimeError, SystemError):
@@ -97,9 +102,6 @@ def _version_error(op, name, now, then):
         f"use the out-of-place form or clone() before modifying it")
 
 
-_EMPTY: dict = {}
-
-
 class _Runs(threading.local):
     """This thread's backward passes in progress (a hook may run a nested one)."""
 
@@ -130,12 +132,6 @@ def _apply_hooks(hooks, grad):
     return grad
 
 
-def _add(a, b):
-    if a is None:
-        return b
-    return call("add", a, b)
-
-
 class _Run:
     """One backward pass: pending output grads per node, leaf grads, paddle.grad captures."""
 
@@ -158,7 +154,8 @@ class _Run:
         slot = self.buffers.get(node)
         if slot is None:
             slot = self.buffers[node] = [None] * len(node.out_meta)
-        slot[idx] = g if slot[idx] is None else call("add", slot[idx], g)
+        prev = slot[idx]
+        slot[idx] = g if prev is None else _sum(prev, g, self.create_graph)
 
     def send_leaf(self, leaf, g) -> None:
         """Sum a leaf's contributions; its hooks run once on the sum (see finish)."""
@@ -168,10 +165,11 @@ class _Run:
             k = self.target_ids.get(id(leaf))
             if k is not None:
                 prev = self.captured[k]
-                self.captured[k] = g if prev is None else call("add", prev, g)
+                self.captured[k] = g if prev is None else _sum(prev, g, self.create_graph)
             return
         prev = self.leaf_grads.get(id(leaf))
-        self.leaf_grads[id(leaf)] = (leaf, g if prev is None else call("add", prev[1], g))
+        self.leaf_grads[id(leaf)] = (leaf, g if prev is None else
+                                     _sum(prev[1], g, self.create_graph))
 
     def finish_leaves(self, keys) -> None:
         """The gradients of these leaves are complete: run their hooks, accumulate."""
@@ -209,6 +207,9 @@ def run_backward(roots, root_grads, retain_graph=False, create_graph=False, targ
 
 
 def _propagate(run: _Run, roots, root_grads, retain_graph: bool) -> None:
+    """Run every node reachable from the roots once all the nodes feeding it a gradient
+    have run (a ready list over dependency counts); after each node, finish the leaves whose
+    last contributing node it was."""
     start = []
     for r, g in zip(roots, root_grads):
         if r._node is None:
@@ -217,33 +218,60 @@ def _propagate(run: _Run, roots, root_grads, retain_graph: bool) -> None:
             run.send(r._node, r._out_idx, g)
             start.append(r._node)
     targets = run.targets
-    order = _topo_order(start, None if targets is None else _needed(start, targets))
-    due = _leaf_due(order) if targets is None else _EMPTY
-    for i, node in enumerate(order):
-        grads = run.buffers.pop(node, None)
+    needed = None if targets is None else _needed(start, targets)
+    deps, leaf_deps = _count_deps(start, needed, targets is None)
+    ready = [n for n in dict.fromkeys(start) if not deps[n]]
+    buffers = run.buffers
+    while ready:
+        node = ready.pop()
+        grads = buffers.pop(node, None)
         if grads is not None:
             _run_node(node, grads, run)
             if not retain_graph:
                 node.saved = None
                 node.saved_out = None
                 node.freed = True
-        if i in due:
-            run.finish_leaves(due[i])
+        for edge in node.edges:
+            if edge.__class__ is tuple:
+                child = edge[0]
+                n = deps.get(child)
+                if n is not None:
+                    deps[child] = n - 1
+                    if n == 1:
+                        ready.append(child)
+            elif edge is not None and leaf_deps is not None:
+                key = id(edge)
+                n = leaf_deps[key] - 1
+                leaf_deps[key] = n
+                if not n:
+                    run.finish_leaves((key,))
     run.finish_leaves(list(run.leaf_grads))   # leaves given as roots
 
 
-def _leaf_due(order) -> dict:
-    """{position in `order`: ids of the leaves whose last contributing node is there}; a
-    leaf's gradient is complete once that node has run (or been skipped)."""
-    last = {}
-    for i, node in enumerate(order):
-        for edge in node.edges:
-            if edge is not None and edge.__class__ is not tuple:
-                last[id(edge)] = i
-    due: dict = {}
-    for key, i in last.items():
-        due.setdefault(i, []).append(key)
-    return due
+def _count_deps(start, needed, leaves: bool):
+    """({node: number of edges into it from the nodes to run}, {id(leaf): number of edges
+    into it}, or None when `leaves` is False), over the nodes reachable from `start` (and in
+    `needed`, a set of ids, unless None)."""
+    deps: dict = {}
+    leaf_deps: dict | None = {} if leaves else None
+    stack = []
+    for root in start:
+        if root not in deps:
+            deps[root] = 0
+            stack.append(root)
+    while stack:
+        for edge in stack.pop().edges:
+            if edge.__class__ is tuple:
+                child = edge[0]
+                if child in deps:
+                    deps[child] += 1
+                elif needed is None or id(child) in needed:
+                    deps[child] = 1
+                    stack.append(child)
+            elif edge is not None and leaves:
+                key = id(edge)
+                leaf_deps[key] = leaf_deps.get(key, 0) + 1
+    return deps, leaf_deps
 
 
 def queue_callback(fn: Callable[[], object]) -> None:
@@ -264,16 +292,21 @@ def _run_node(node, grads, run: _Run) -> None:
                 grads[i] = g = _apply_hooks(node.hooks[i], g)
             for k in run.capture_nodes.get((id(node), i), ()):
                 run.captured[k] = g
-    if None in grads:
-        if all(g is None for g in grads):
-            return
-        grads = fill_missing(op, grads, lambda i: wrap(np.zeros(*node.out_meta[i])))
+    for g in grads:   # (`None in grads` would call Tensor.__eq__)
+        if g is None:
+            if all(g is None for g in grads):
+                return
+            grads = fill_missing(op, grads, lambda i: wrap(np.zeros(*node.out_meta[i])))
+            break
     ctx = _build_ctx(node, run.create_graph)
-    in_grads = flatten_grads(op, op.vjp(ctx, *grads))
+    in_grads = op.vjp(ctx, *grads)
+    if in_grads.__class__ is not tuple or op.has_variadic or \
+            len(in_grads) != len(op.input_names):
+        in_grads = flatten_grads(op, in_grads)
     for edge, g in zip(node.edges, in_grads):
         if edge is None or g is None:
             continue
-        if not isinstance(g, Tensor):
+        if g.__class__ is not Tensor and not isinstance(g, Tensor):
             raise TypeError(f"vjp of '{op.name}' returned {type(g).__name__}, not a Tensor")
         if edge.__class__ is tuple:
             src, idx = edge
@@ -289,42 +322,33 @@ def _run_node(node, grads, run: _Run) -> None:
             run.send_leaf(edge, g)
 
 
+def _sum(a, b, create_graph: bool):
+    """a + b for two gradients: the add op, or (no create_graph, no dispatch wrapper, host
+    arrays of one shape and dtype) NumPy's add on the arrays, the same kernel without the
+    dispatch; gradients are never recorded then."""
+    x, y = a._data, b._data
+    if create_graph or HOT.active or x.__class__ is not _ND or y.__class__ is not _ND or \
+            x.shape != y.shape or x.dtype != y.dtype:
+        return call("add", a, b)
+    out = _np_add(x, y)
+    t = _new(Tensor)
+    t._data = out if out.__class__ is _ND else np.asarray(out)   # 0-D: a NumPy scalar
+    return t
+
+
 def _accumulate(leaf, g, create_graph):
     if not create_graph:
         g = wrap(g._data)
     if leaf._grad is None:
         leaf._grad = g
     else:
-        leaf._grad = call("add", leaf._grad, g)
+        leaf._grad = _sum(leaf._grad, g, create_graph)
 
 
 def _children(node):
     for edge in node.edges:
         if isinstance(edge, tuple):
             yield edge[0]
-
-
-def _topo_order(start, needed) -> list:
-    """Nodes reachable from `start`, each after every node that feeds it a gradient."""
-    seen = set()
-    post = []
-    for root in start:
-        if id(root) in seen:
-            continue
-        seen.add(id(root))
-        stack = [(root, _children(root))]
-        while stack:
-            node, it = stack[-1]
-            for child in it:
-                if id(child) not in seen and (needed is None or id(child) in needed):
-                    seen.add(id(child))
-                    stack.append((child, _children(child)))
-                    break
-            else:
-                stack.pop()
-                post.append(node)
-    post.reverse()
-    return post
 
 
 def _needed(start, targets) -> set:

@@ -129,12 +129,13 @@ class Mean(Reduction):
     def vjp(self, ctx, g):
         x = ctx.x
         count = reduced_count(tuple(x.shape), reduce_axes(self.name, ctx.axis, x.ndim))
-        full = expand_back(g, x, ctx.axis, ctx.keepdim)
         if count < 0:  # a reduced dim is unknown (static -1): count with ops at run time
+            full = expand_back(g, x, ctx.axis, ctx.keepdim)
             ratio = call("cast", call("numel", g), dtype=g.dtype.name) / call(
                 "cast", call("numel", x), dtype=g.dtype.name)
             return (full * ratio,)
-        return (full / float(max(count, 1)),)
+        # divide the reduced gradient, then expand: the same values, fewer divisions
+        return (expand_back(g / float(max(count, 1)), x, ctx.axis, ctx.keepdim),)
 
 
 class _Extreme(Reduction):
