@@ -71,6 +71,10 @@ def _tune_allocator() -> None:
 
 _tune_allocator()
 
+#: NumPy uses the kernels of backend/conv.py itself (a backend may supply its own, see `_own`
+#: there); defined so that lookup is a plain attribute read, not a failing __getattr__
+conv_kernels = None
+
 
 def __getattr__(name):
     if name == "special":
