@@ -130,7 +130,10 @@ def _train(place, opt_name):
     _place.set_place(place)
     try:
         nn = paddle.nn
-        model = nn.Sequential(nn.Conv2D(2, 3, 3, padding=1), nn.BatchNorm2D(3), nn.ReLU(),
+        # no conv bias before BatchNorm: its true gradient is 0, so Adam would scale the
+        # kernels' rounding noise (which differs between the device and CPU conv kernels) to lr
+        model = nn.Sequential(nn.Conv2D(2, 3, 3, padding=1, bias_attr=False), nn.BatchNorm2D(3),
+                              nn.ReLU(),
                               nn.MaxPool2D(2), nn.Flatten(), nn.Linear(12, 4))
         params = model.parameters()
         opt = (paddle.optimizer.Adam(1e-2, parameters=params) if opt_name == "adam" else
