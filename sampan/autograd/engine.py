@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework.flags import HOT, STATE
 from ..framework.node import Packed
-from ..framework.tensor import Tensor, wrap
+from ..framework.tensor import Parameter, Tensor, wrap
 from ..ops.dispatch import call
 from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
 
@@ -39,31 +39,41 @@ def _build_ctx(node, create_graph: bool):
             f"call.")
     values = {}
     counts = None
-    if node.saved:
-        for (name, value), version in zip(node.saved.items(), node.versions):
-            _check_version(op, name, value, version)
-            values[name] = _as_saved(value)
+    saved = node.saved
+    if saved:
+        for (name, value), version in zip(saved.items(), node.versions):
+            cls = value.__class__
+            if cls is Tensor or cls is Parameter:   # the common case, checked inline
+                if value._version != version:
+                    _version_error(op, name, value._version, version)
+            else:
+                _check_version(op, name, value, version)
+                value = _as_saved(value)
+            values[name] = value
         if op.has_variadic:
-            counts = {name: len(v) for name, v in node.saved.items() if isinstance(v, list)}
+            counts = {name: len(v) for name, v in saved.items() if isinstance(v, list)}
     if node.saved_out:
         for name, arr, ref, version in node.saved_out:
-            t = ref()
-            if isinstance(arr, Packed):
+            if arr.__class__ is Packed:
                 arr = to_array_of(op, name, arr.get())
-            elif t is not None and t._version != version:
-                _version_error(op, name, t._version, version)
-            out = wrap(arr)
+            else:
+                t = ref()
+                if t is not None and t._version != version:
+                    _version_error(op, name, t._version, version)
+            out = _new(Tensor)
+            out._data = arr
             idx = op.outputs.index(name)
-            if idx not in op.nondiff_outputs and not np.issubdtype(arr.dtype, np.integer):
+            if idx not in op.nondiff_outputs and arr.dtype.kind not in "iu":
                 out.stop_gradient = False
                 out._node = node
                 out._out_idx = idx
             values[name] = out
     edges = node.edges
-    in_shapes = [None if e is None else e[0].out_meta[e[1]][0] if isinstance(e, tuple)
+    in_shapes = [None if e is None else e[0].out_meta[e[1]][0] if e.__class__ is tuple
                  else e._data.shape for e in edges]
-    return make_ctx(op, {**op.attrs, **node.attrs}, values, [e is not None for e in edges],
-                    in_shapes, create_graph, counts)
+    attrs = node.attrs
+    return make_ctx(op, {**op.attrs, **attrs} if attrs else dict(op.attrs), values,
+                    [e is not None for e in edges], in_shapes, create_graph, counts)
 
 
 def to_array_of(op, name, value):
@@ -312,13 +322,13 @@ def _run_node(node, grads, run: _Run) -> None:
             src, idx = edge
             shape, dtype = src.out_meta[idx]
             if g._data.shape != shape:
-                g = unbroadcast(g, shape)
+                g = unbroadcast(g, shape, run.create_graph)
             if g._data.dtype != dtype:
                 g = call("cast", g, dtype=str(dtype))
             run.send(src, idx, g)
         else:
             if g._data.shape != edge._data.shape:
-                g = unbroadcast(g, edge._data.shape)
+                g = unbroadcast(g, edge._data.shape, run.create_graph)
             run.send_leaf(edge, g)
 
 

@@ -15,10 +15,14 @@ from ..framework.tensor import wrap
 from .dispatch import call
 from .math import conj_if_complex
 from .opdef import OpDef, TensorSpec, broadcast_shapes, norm_axis, register
+from .vjp_context import grad_call
 
 
-def mm(x, y, tx: bool = False, ty: bool = False):
-    """matmul with explicit transpose flags (dispatch does not fill attr defaults)."""
+def mm(x, y, tx: bool = False, ty: bool = False, ctx=None):
+    """matmul with explicit transpose flags (dispatch does not fill attr defaults); with a
+    vjp rule's `ctx`, through grad_call."""
+    if ctx is not None:
+        return grad_call(ctx, "matmul", x, y, transpose_x=tx, transpose_y=ty)
     return call("matmul", x, y, transpose_x=tx, transpose_y=ty)
 
 
@@ -119,16 +123,16 @@ class Matmul(OpDef):
         gx = gy = None
         if ctx.needs[0]:
             if tx:  # out = x^T y (or x^T y^T): dx = y g^T (or y^T g^T)
-                gx = mm(y, g, ty, True)
+                gx = mm(y, g, ty, True, ctx)
             else:   # out = x y (or x y^T): dx = g y^T (or g y)
-                gx = mm(g, y, False, not ty)
+                gx = mm(g, y, False, not ty, ctx)
             if x_vec:  # [..., 1, K] -> [..., K]; the engine then sums the batch dims
                 gx = call("reshape", gx, shape=list(gx.shape[:-2]) + [gx.shape[-1]])
         if ctx.needs[1]:
             if ty:  # out = x y^T (or x^T y^T): dy = g^T x (or g^T x^T)
-                gy = mm(g, x, True, tx)
+                gy = mm(g, x, True, tx, ctx)
             else:   # out = x y (or x^T y): dy = x^T g (or x g)
-                gy = mm(x, g, not tx, False)
+                gy = mm(x, g, not tx, False, ctx)
             if y_vec:  # [..., K, 1] -> [..., K]
                 gy = call("reshape", gy, shape=list(gy.shape[:-1]))
         return gx, gy

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..framework import dtype as _dt
 from .dispatch import call
+from .vjp_context import grad_call
 from .opdef import OpDef, TensorSpec, broadcast_shapes, register
 
 
@@ -143,8 +144,8 @@ class Multiply(Binary):
 
     def vjp(self, ctx, g):
         # complex: Paddle's gradient convention dL/dRe + i dL/dIm gives g * conj(other)
-        return (g * conj_if_complex(ctx.y) if ctx.needs[0] else None,
-                g * conj_if_complex(ctx.x) if ctx.needs[1] else None)
+        return (grad_call(ctx, "multiply", g, conj_if_complex(ctx.y)) if ctx.needs[0] else None,
+                grad_call(ctx, "multiply", g, conj_if_complex(ctx.x)) if ctx.needs[1] else None)
 
 
 @register

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .dispatch import call
 from .math import UnaryFloat, as_float, keep, step
 from .opdef import register
+from .vjp_context import grad_call
 
 
 @register
@@ -138,7 +139,8 @@ class Tanh(UnaryFloat):
         return xp.tanh(as_float(xp, x))
 
     def vjp(self, ctx, g):
-        return (g * (1.0 - ctx.out * ctx.out),)
+        out = ctx.out
+        return (grad_call(ctx, "multiply", g, 1.0 - grad_call(ctx, "multiply", out, out)),)
 
 
 @register

@@ -13,6 +13,7 @@ from ..framework import dtype as _dt
 from .dispatch import call
 from .math import UnaryFloat, UnarySame, as_float, keep, zeros_grad
 from .opdef import register
+from .vjp_context import grad_call
 
 _LN2 = _m.log(2.0)
 _LN10 = _m.log(10.0)
@@ -31,7 +32,7 @@ class Exp(UnaryFloat):
         return xp.exp(as_float(xp, x))
 
     def vjp(self, ctx, g):
-        return (g * ctx.out,)
+        return (grad_call(ctx, "multiply", g, ctx.out),)
 
 
 @register

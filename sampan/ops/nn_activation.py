@@ -9,6 +9,7 @@ import math
 
 from .dispatch import call
 from .opdef import OpDef, norm_axis, register, require_float
+from .vjp_context import grad_call
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -60,7 +61,7 @@ class Relu(Activation):
         return xp.maximum(x, out, out=out)
 
     def vjp(self, ctx, g):
-        return (call("_relu_mask_mul", g, ctx.out),)
+        return (grad_call(ctx, "_relu_mask_mul", g, ctx.out),)
 
     @staticmethod
     def decompose(x):

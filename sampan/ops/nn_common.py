@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..framework.random import rng
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, broadcast_shapes, norm_axis, register
+from .vjp_context import grad_call
 
 
 def _same_float(api: str, **specs) -> None:
@@ -81,7 +82,7 @@ class Linear(OpDef):
         flat = x.ndim > 2  # work on [rows, features] matrices (2-D GEMMs)
         g2 = call("reshape", g, shape=[-1, out_f]) if flat else g
         if ctx.needs[0]:
-            gx = call("matmul", g2, w, transpose_x=False, transpose_y=True)
+            gx = grad_call(ctx, "matmul", g2, w, transpose_x=False, transpose_y=True)
             if flat:
                 gx = call("reshape", gx, shape=list(x.shape))
         if ctx.needs[1]:
@@ -91,11 +92,11 @@ class Linear(OpDef):
                           transpose_x=False, transpose_y=False)
             else:
                 x2 = call("reshape", x, shape=[-1, in_f]) if flat else x
-                gw = call("matmul", x2, g2, transpose_x=True, transpose_y=False)
+                gw = grad_call(ctx, "matmul", x2, g2, transpose_x=True, transpose_y=False)
         if ctx.needs[2]:
             lead = list(range(g.ndim - 1))
             if lead and len(ctx.in_shapes[2]) == 1:
-                gb = call("sum", g, axis=lead, keepdim=False, dtype=None)
+                gb = grad_call(ctx, "sum", g, axis=lead, keepdim=False, dtype=None)
             else:
                 gb = g  # the engine sums the broadcast dims
         return gx, gw, gb

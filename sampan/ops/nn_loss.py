@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, norm_axis, register, require_float
+from .vjp_context import grad_call
 
 
 def _ce_label_error(api: str, logits: tuple, label: tuple, axis: int, soft: bool) -> str:
@@ -98,8 +99,8 @@ class SoftmaxWithCrossEntropy(OpDef):
     def vjp(self, ctx, g_loss, g_softmax):
         attrs = {"soft_label": ctx.soft_label, "ignore_index": ctx.ignore_index,
                  "axis": ctx.axis}
-        g_logits = call("_softmax_minus_label", ctx.logits, ctx.softmax, ctx.label, g_loss,
-                        **attrs) if ctx.needs[0] else None
+        g_logits = grad_call(ctx, "_softmax_minus_label", ctx.logits, ctx.softmax, ctx.label,
+                             g_loss, **attrs) if ctx.needs[0] else None
         g_label = None
         if ctx.soft_label and ctx.needs[1]:
             logits = ctx.logits

@@ -11,6 +11,7 @@ import math
 from ..framework import dtype as _dt
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, norm_axis, register
+from .vjp_context import grad_call
 
 
 def reduce_axes(api: str, axis, ndim: int) -> tuple:
@@ -34,18 +35,23 @@ def reduced_count(shape, axes: tuple) -> int:
     return -1 if -1 in dims else math.prod(dims)
 
 
-def keep_dims(g, x, axis, keepdim: bool):
-    """Reshape a reduced `g` so that it has x's rank (reduced dims of size 1)."""
+def keep_dims(g, x, axis, keepdim: bool, ctx=None):
+    """Reshape a reduced `g` so that it has x's rank (reduced dims of size 1); with the
+    rule's `ctx`, through grad_call."""
     if not keepdim:
         axes = reduce_axes("reduce", axis, x.ndim)
         if axes and g.ndim != x.ndim:
-            g = call("reshape", g, shape=list(reduced_shape(tuple(x.shape), axes, True)))
+            shape = list(reduced_shape(tuple(x.shape), axes, True))
+            g = call("reshape", g, shape=shape) if ctx is None else \
+                grad_call(ctx, "reshape", g, shape=shape)
     return g
 
 
-def expand_back(g, x, axis, keepdim: bool):
-    """Broadcast a reduced gradient `g` back to the shape of `x` (the vjp of reductions)."""
-    return call("expand_as", keep_dims(g, x, axis, keepdim), x)
+def expand_back(g, x, axis, keepdim: bool, ctx=None):
+    """Broadcast a reduced gradient `g` back to the shape of `x` (the vjp of reductions);
+    with the rule's `ctx`, through grad_call."""
+    g = keep_dims(g, x, axis, keepdim, ctx)
+    return call("expand_as", g, x) if ctx is None else grad_call(ctx, "expand_as", g, x)
 
 
 def scatter_grad(g, indices, x, axis: int):
@@ -100,7 +106,7 @@ class Sum(Reduction):
         return xp.sum(x, axis=axes, keepdims=keepdim, dtype=npd)
 
     def vjp(self, ctx, g):
-        return (expand_back(g, ctx.x, ctx.axis, ctx.keepdim),)
+        return (expand_back(g, ctx.x, ctx.axis, ctx.keepdim, ctx),)
 
 
 @register
@@ -135,7 +141,7 @@ class Mean(Reduction):
                 "cast", call("numel", x), dtype=g.dtype.name)
             return (full * ratio,)
         # divide the reduced gradient, then expand: the same values, fewer divisions
-        return (expand_back(g / float(max(count, 1)), x, ctx.axis, ctx.keepdim),)
+        return (expand_back(g / float(max(count, 1)), x, ctx.axis, ctx.keepdim, ctx),)
 
 
 class _Extreme(Reduction):

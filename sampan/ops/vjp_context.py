@@ -6,11 +6,76 @@ The eager engine (autograd/engine.py, tape of Tensors), the static backward
 (static/backward.py, Variables of a Program) and fused_elementwise's chain vjp all build
 their contexts and reduce broadcast gradients here, so a vjp rule sees the same thing under
 every engine. Lives in `ops` (the OpDef contract) so that each of them can import it.
-Imports only `ops.dispatch`.
+Imports `framework`, `backend` and `ops.dispatch`/`ops.opdef`.
+
+`grad_call` runs a rule's gradient arithmetic straight on the kernels when nothing would be
+recorded (eager backward without create_graph): the forward hot path's trick for backward.
 """
 from __future__ import annotations
 
-from .dispatch import call
+import numpy as np
+
+from ..backend import numpy_ as _xp
+from ..framework.flags import HOT
+from ..framework.tensor import Parameter, Tensor
+from .dispatch import _check, call
+from .opdef import REGISTRY
+
+_call = call
+
+_ND = np.ndarray
+_new = object.__new__
+_asarray = np.asarray
+
+
+def grad_call(ctx, name: str, *inputs, **attrs):
+    """`call(name, *inputs, **attrs)` for a vjp rule's gradient arithmetic.
+
+    When the result is not recorded (`ctx.create_graph` False: the eager engine runs the rule
+    with grad mode off), no dispatch wrapper or static build target is installed and the
+    inputs are Tensors on host arrays (or None), the op's kernel runs on the arrays directly:
+    the compute eager dispatch would run, without its per-call bookkeeping. Anything else
+    (Variables, device arrays, promotion, a kernel error to explain) goes through dispatch;
+    an op that checks its inputs with `infer` is checked as dispatch checks it.
+    """
+    if ctx.create_graph or HOT.active:
+        return call(name, *inputs, **attrs)
+    return direct(name, inputs, attrs)
+
+
+def _direct(name: str, *inputs, **attrs):
+    return direct(name, inputs, attrs)
+
+
+def direct(name: str, inputs: tuple, attrs: dict):
+    """The kernel of op `name` on host Tensors, wrapped without a tape node; dispatch where
+    that is not the same thing (see grad_call). Only for results that are not recorded."""
+    op = REGISTRY[name]
+    if op.multi_out:
+        return call(name, *inputs, **attrs)
+    arrays = []
+    for t in inputs:
+        cls = t.__class__
+        if cls is Tensor or cls is Parameter:
+            data = t._data
+            if data.__class__ is not _ND:
+                return call(name, *inputs, **attrs)
+            arrays.append(data)
+        elif t is None:
+            arrays.append(None)
+        else:
+            return call(name, *inputs, **attrs)
+    if op.promote and arrays[0].dtype is not arrays[-1].dtype:
+        return call(name, *inputs, **attrs)
+    if op.check:
+        _check(op, arrays, attrs)
+    try:
+        out = op.compute(_xp, *arrays, **attrs)
+    except Exception:   # dispatch runs it again and explains the error
+        return call(name, *inputs, **attrs)
+    t = _new(Tensor)
+    t._data = out if out.__class__ is _ND else _asarray(out)
+    return t
 
 
 class VjpContext:
@@ -47,10 +112,16 @@ def make_ctx(op, attrs: dict, values: dict, flat_needs, in_shapes: list,
     attrs: the op's attrs with defaults merged in. values: {input/output name: value}.
     flat_needs: per flattened input, whether it needs a gradient. counts: {variadic slot:
     number of inputs} (default: whatever the other slots leave over)."""
-    ctx = VjpContext(attrs, group_needs(op, flat_needs, counts), in_shapes, create_graph,
-                     blocks)
+    ctx = _new(VjpContext)   # VjpContext.__init__'s fields, set without the call
+    d = ctx.__dict__
+    d.update(attrs)
+    d["attrs"] = attrs
+    d["needs"] = group_needs(op, flat_needs, counts) if op.has_variadic else tuple(flat_needs)
+    d["in_shapes"] = in_shapes
+    d["create_graph"] = create_graph
+    d["blocks"] = blocks
     if values:
-        ctx.__dict__.update(values)
+        d.update(values)
     return ctx
 
 
@@ -103,13 +174,15 @@ def flatten_grads(op, grads) -> list:
     return flat
 
 
-def unbroadcast(grad, shape):
+def unbroadcast(grad, shape, recorded: bool = True):
     """Sum `grad` (Tensor or Variable) over the dims broadcasting added or expanded to reach
-    `shape`; -1 (unknown) dims are left as they are."""
+    `shape`; -1 (unknown) dims are left as they are. `recorded` False (eager backward
+    without create_graph): the sums may run on the kernels directly (see grad_call)."""
     gshape = list(grad.shape)
     shape = list(shape)
     if gshape == shape:
         return grad
+    call = _call if recorded or HOT.active else _direct
     lead = len(gshape) - len(shape)
     if lead > 0:
         grad = call("sum", grad, axis=list(range(lead)), keepdim=False, dtype=None)
