@@ -14,6 +14,7 @@ from .convert import (convert_to_mixed_precision, get_trt_compile_version,  # no
                       get_trt_runtime_version)
 from .enums import DataType, PlaceType, PrecisionType, get_num_bytes_of_data_type
 from .loader import load_program, register_format
+from .phi_names import _get_phi_kernel_name  # noqa: F401
 from .predictor import Predictor, PredictorPool, Tensor, create_predictor
 from .xpu import XpuConfig
 
