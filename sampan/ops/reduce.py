@@ -49,8 +49,13 @@ def keep_dims(g, x, axis, keepdim: bool, ctx=None):
 
 def expand_back(g, x, axis, keepdim: bool, ctx=None):
     """Broadcast a reduced gradient `g` back to the shape of `x` (the vjp of reductions);
-    with the rule's `ctx`, through grad_call."""
-    g = keep_dims(g, x, axis, keepdim, ctx)
+    with the rule's `ctx`, through grad_call. Without keepdim, `g` gets x's rank first
+    unless the reduced dims lead (a full reduction, a sum over the batch dims):
+    broadcasting prepends those itself."""
+    if not keepdim:
+        axes = reduce_axes("reduce", axis, x.ndim)
+        if axes != tuple(range(len(axes))):
+            g = keep_dims(g, x, axis, keepdim, ctx)
     return call("expand_as", g, x) if ctx is None else grad_call(ctx, "expand_as", g, x)
 
 
@@ -103,7 +108,8 @@ class Sum(Reduction):
     def compute(self, xp, x, axis=None, keepdim=False, dtype=None):
         axes = reduce_axes(self.name, axis, x.ndim)
         npd = _sum_dtype(_dt.from_numpy(x.dtype), dtype).np
-        return xp.sum(x, axis=axes, keepdims=keepdim, dtype=npd)
+        # the array's own sum: np.sum's result without its Python-level wrapper
+        return x.sum(axis=axes, keepdims=keepdim, dtype=npd)
 
     def vjp(self, ctx, g):
         return (expand_back(g, ctx.x, ctx.axis, ctx.keepdim, ctx),)
