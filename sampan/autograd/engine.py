@@ -1,7 +1,11 @@
 """The backward engine: walks GradNodes in reverse topological order and runs each op's vjp.
 
-The vjp rules are sampan ops, so with `create_graph=True` the gradients are recorded on the
-tape themselves (higher-order gradients). Imports `framework` and `ops`.
+A node runs once every node feeding it a gradient has run (dependency counts from one walk
+over the reachable graph, then a ready list). The vjp rules are sampan ops, so with
+`create_graph=True` the gradients are recorded on the tape themselves (higher-order
+gradients); without it nothing is recorded, and the rules' arithmetic, the gradient sums and
+the broadcast reductions may run on the kernels directly (ops/vjp_context.grad_call), the
+per-node Python cost being what small graphs pay. Imports `framework` and `ops`.
 """
 from __future__ import annotations
 
