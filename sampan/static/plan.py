@@ -228,6 +228,12 @@ def _need_value(program, block, name: str, op) -> None:
         raise ValueError(f"Executor: variable {name!r}{where} is not defined in the program")
     if name in program._consts or name in program._bound or var.persistable:
         return
+    if var.is_data and "@LOD" in name:  # a LoD companion (static/lod.py)
+        base = name.split("@LOD")[0]
+        raise ValueError(f"Executor.run: {base!r}{where} does not contain LoD information: it "
+                         f"is declared with lod_level > 0, so feed it as a LoDTensor "
+                         f"(paddle.base.create_lod_tensor(data, recursive_seq_lens, place)) "
+                         f"rather than a plain array")
     if var.is_data:
         raise ValueError(f"Executor.run: data variable {name!r}{where} must be fed; "
                          f"pass feed={{{name!r}: array}}")
