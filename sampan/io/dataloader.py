@@ -91,6 +91,9 @@ class DataLoader:
             Default 0.
         use_buffer_reader (bool, optional): accepted for compatibility (workers already
             prefetch). Default True.
+        reader_buffer_size (int, optional): Paddle's buffer of the in-process reader;
+            accepted and checked for compatibility (in-process loading here is synchronous;
+            workers prefetch `prefetch_factor` batches each). Default 2.
         prefetch_factor (int, optional): batches in flight per worker. Default 2.
         use_shared_memory (bool, optional): workers pass batch arrays through shared
             memory instead of pickling them through a pipe. Default True.
@@ -126,7 +129,8 @@ class DataLoader:
                  return_list: bool = True, batch_sampler: Any = None,
                  batch_size: int | None = 1, shuffle: bool = False, drop_last: bool = False,
                  collate_fn: Callable | None = None, num_workers: int = 0,
-                 use_buffer_reader: bool = True, prefetch_factor: int = 2,
+                 use_buffer_reader: bool = True, reader_buffer_size: int = 2,
+                 prefetch_factor: int = 2,
                  use_shared_memory: bool = True, timeout: float = 0,
                  worker_init_fn: Callable | None = None,
                  persistent_workers: bool = False) -> None:
@@ -143,6 +147,10 @@ class DataLoader:
                 f"DataLoader: num_workers should be a non-negative integer, got {num_workers}")
         _expect(timeout >= 0, f"DataLoader: timeout should be a non-negative value, got "
                               f"{timeout}")
+        _expect(isinstance(reader_buffer_size, int) and reader_buffer_size > 0,
+                f"DataLoader: reader_buffer_size should be a positive integer, got "
+                f"{reader_buffer_size}")
+        self.reader_buffer_size = reader_buffer_size
         _expect(isinstance(prefetch_factor, int) and prefetch_factor > 0,
                 f"DataLoader: prefetch_factor should be a positive integer, got "
                 f"{prefetch_factor}")

@@ -142,3 +142,13 @@ def test_iterable_dataset_rejects_shuffle():
 
 def test_get_worker_info_is_none_in_main_process():
     assert io.get_worker_info() is None
+
+
+def test_reader_buffer_size_is_accepted_in_paddle_position_and_checked():
+    # Paddle 3.3.1's signature: ..., use_buffer_reader, reader_buffer_size, prefetch_factor, ...
+    names = list(__import__("inspect").signature(io.DataLoader.__init__).parameters)
+    assert names.index("reader_buffer_size") == names.index("use_buffer_reader") + 1
+    loader = io.DataLoader(Pairs(4), batch_size=2, reader_buffer_size=4)
+    assert loader.reader_buffer_size == 4 and len(list(loader)) == 2
+    with pytest.raises(AssertionError, match="reader_buffer_size should be a positive integer"):
+        io.DataLoader(Pairs(4), reader_buffer_size=0)
