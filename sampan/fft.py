@@ -372,3 +372,7 @@ def fftshift(x, axes=None, name=None):
 def ifftshift(x, axes=None, name=None):
     """Inverse of fftshift."""
     return _shift("ifftshift", x, axes, -1)
+
+
+from .tensor.out_arg import FFT_NAMES as _OUT_NAMES, install as _install_out  # noqa: E402
+_install_out(globals(), _OUT_NAMES, "paddle.fft.")  # Paddle 3.3.1's keyword-only `out=`

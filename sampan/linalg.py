@@ -36,3 +36,7 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim: bool = False, name=None):
     axes = (_norm_axis("matrix_norm", int(axis[0]), nd),
             _norm_axis("matrix_norm", int(axis[1]), nd))
     return _matrix_norm(x, p, axes, keepdim)
+
+
+from .tensor.out_arg import LINALG_NAMES as _OUT_NAMES, install as _install_out  # noqa: E402
+_install_out(globals(), _OUT_NAMES, "paddle.linalg.")  # Paddle 3.3.1's keyword-only `out=`

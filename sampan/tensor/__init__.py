@@ -15,6 +15,7 @@ from ..ops.dispatch import dispatch
 from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
 from . import array  # noqa: F401  (paddle.tensor.array; not paddle.* names)
+from . import out_arg
 from .array import array_length, array_read, array_write, create_array  # noqa: F401
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
@@ -36,6 +37,8 @@ for _name in TENSOR_METHODS + TOP_LEVEL_INPLACE:
         INPLACE[_name] = make_inplace(FUNCTIONS[_name[:-1]], _name)
 for _name in ("zero_", "fill_", "uniform_", "normal_", "exponential_"):
     INPLACE.pop(_name, None)  # these are defined by their families with their own signatures
+
+out_arg.install(FUNCTIONS, out_arg.TENSOR_NAMES, "paddle.")  # Paddle 3.3.1's `out=`
 
 for _name in TENSOR_METHODS:
     if _name in Tensor.__dict__:

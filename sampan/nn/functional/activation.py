@@ -497,3 +497,7 @@ hardtanh_ = _make(hardtanh, "hardtanh_")
 softmax_ = _make(softmax, "softmax_")
 thresholded_relu_ = _make(thresholded_relu, "thresholded_relu_")
 _silu_inplace = _make(lambda x: dispatch(_SILU, (x,)), "silu")
+
+
+from ...tensor.out_arg import FUNCTIONAL_NAMES as _OUT_NAMES, install as _install_out  # noqa: E402
+_install_out(globals(), _OUT_NAMES, "paddle.nn.functional.")  # Paddle 3.3.1's keyword-only `out=`
