@@ -182,7 +182,25 @@ def _int_arg(api: str, arg: str, value, minimum: int = 0) -> int:
 
 # --- filled tensors ---------------------------------------------------------------------
 
-def full(shape, fill_value, dtype=None, name=None) -> Tensor:
+def placed(api: str, t: Tensor, device=None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
+    """`t` moved to `device` (a Place or 'cpu'/'gpu:N', as to_tensor's place) with
+    stop_gradient = not requires_grad: Paddle 3.x's creation keywords. pin_memory needs a GPU
+    build (Paddle: RuntimeError on the CPU); sampan keeps no pinned host memory, so it is refused
+    wherever the result lands on the CPU."""
+    target = None if device is None else _place.to_place(device)
+    if pin_memory and (target or _place.current_place()).is_cpu_place():
+        raise RuntimeError(f"{api}: pin_memory=True: pinning memory is not supported for "
+                           f"{target or _place.current_place()}")
+    if target is not None and in_dynamic_mode():
+        t._data = _place.move(t._data, target)
+    if requires_grad:
+        t.stop_gradient = False
+    return t
+
+
+def full(shape, fill_value, dtype=None, name=None,
+         *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor of `shape` filled with `fill_value`.
 
     Args:
@@ -204,10 +222,13 @@ def full(shape, fill_value, dtype=None, name=None) -> Tensor:
             raise ValueError(f"full: fill_value given as a Variable must hold one value, got "
                              f"shape {list(fill_value.shape)}")
         zeros_ = full(shape, 0, dtype)
-        return zeros_ + call("cast", call("reshape", fill_value, shape=[]), dtype=zeros_.dtype.name)
-    return dispatch_shaped("full", shape_slots("full", shape), {
+        value = call("reshape", fill_value, shape=[])
+        result = zeros_ + call("cast", value, dtype=zeros_.dtype.name)
+        return placed("full", result, device, requires_grad, pin_memory)
+    result = dispatch_shaped("full", shape_slots("full", shape), {
                                            "fill_value": fill_attr("full", fill_value),
                                            "dtype": as_dtype(dtype)})
+    return placed("full", result, device, requires_grad, pin_memory)
 
 
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None) -> Tensor:
@@ -236,22 +257,28 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None) -> 
     return result if out is None else assign(result, out)
 
 
-def zeros(shape, dtype=None, name=None) -> Tensor:
+def zeros(shape, dtype=None, name=None,
+          *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor of `shape` filled with 0 (dtype None: the default float dtype)."""
-    return dispatch_shaped("full", shape_slots("zeros", shape), {
+    result = dispatch_shaped("full", shape_slots("zeros", shape), {
                                            "fill_value": 0, "dtype": as_dtype(dtype)})
+    return placed("zeros", result, device, requires_grad, pin_memory)
 
 
-def ones(shape, dtype=None, name=None) -> Tensor:
+def ones(shape, dtype=None, name=None,
+         *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor of `shape` filled with 1 (dtype None: the default float dtype)."""
-    return dispatch_shaped("full", shape_slots("ones", shape), {
+    result = dispatch_shaped("full", shape_slots("ones", shape), {
                                            "fill_value": 1, "dtype": as_dtype(dtype)})
+    return placed("ones", result, device, requires_grad, pin_memory)
 
 
-def empty(shape, dtype=None, name=None) -> Tensor:
+def empty(shape, dtype=None, name=None,
+          *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """An uninitialised tensor of `shape` (sampan fills it with zeros)."""
-    return dispatch_shaped("full", shape_slots("empty", shape), {
+    result = dispatch_shaped("full", shape_slots("empty", shape), {
                                            "fill_value": 0, "dtype": as_dtype(dtype)})
+    return placed("empty", result, device, requires_grad, pin_memory)
 
 
 def _like(api: str, x, fill_value, dtype):
@@ -262,29 +289,38 @@ def _like(api: str, x, fill_value, dtype):
                                                   "dtype": dtype})
 
 
-def full_like(x, fill_value, dtype=None, name=None) -> Tensor:
+def full_like(x, fill_value, dtype=None, name=None,
+              *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor shaped like x filled with `fill_value` (dtype None: x's dtype)."""
-    return _like("full_like", x, fill_value, dtype)
+    result = _like("full_like", x, fill_value, dtype)
+    return placed("full_like", result, device, requires_grad, pin_memory)
 
 
-def zeros_like(x, dtype=None, name=None) -> Tensor:
+def zeros_like(x, dtype=None, name=None,
+               *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor shaped like x filled with 0 (dtype None: x's dtype)."""
-    return _like("zeros_like", x, 0, dtype)
+    result = _like("zeros_like", x, 0, dtype)
+    return placed("zeros_like", result, device, requires_grad, pin_memory)
 
 
-def ones_like(x, dtype=None, name=None) -> Tensor:
+def ones_like(x, dtype=None, name=None,
+              *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor shaped like x filled with 1 (dtype None: x's dtype)."""
-    return _like("ones_like", x, 1, dtype)
+    result = _like("ones_like", x, 1, dtype)
+    return placed("ones_like", result, device, requires_grad, pin_memory)
 
 
-def empty_like(x, dtype=None, name=None) -> Tensor:
+def empty_like(x, dtype=None, name=None,
+               *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """An uninitialised tensor shaped like x (sampan fills it with zeros)."""
-    return _like("empty_like", x, 0, dtype)
+    result = _like("empty_like", x, 0, dtype)
+    return placed("empty_like", result, device, requires_grad, pin_memory)
 
 
 # --- ranges and matrices ------------------------------------------------------------------
 
-def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
+def arange(start=0, end=None, step=1, dtype=None, name=None,
+           *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Values from `start` (inclusive) to `end` (exclusive) spaced by `step`.
 
     With one argument, it is `end` and start is 0. dtype None gives int64 when start, end
@@ -307,16 +343,19 @@ def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
     dtype = as_dtype(dtype, "int64" if all_int else None)
     if not all_int:
         start, end, step = float(start), float(end), float(step)
-    return dispatch(REGISTRY["arange"], (), {"start": start, "end": end, "step": step,
-                                             "dtype": dtype})
+    result = dispatch(REGISTRY["arange"], (), {"start": start, "end": end, "step": step,
+                                               "dtype": dtype})
+    return placed("arange", result, device, requires_grad, pin_memory)
 
 
-def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
+def linspace(start, stop, num, dtype=None, name=None,
+             *, device=None, requires_grad: bool = False) -> Tensor:
     """`num` evenly spaced values from `start` to `stop` inclusive (dtype None: float32)."""
     attrs = {"start": float(as_scalar("linspace", "start", start)),
              "stop": float(as_scalar("linspace", "stop", stop)),
              "num": _int_arg("linspace", "num", num), "dtype": as_dtype(dtype)}
-    return dispatch(REGISTRY["linspace"], (), attrs)
+    result = dispatch(REGISTRY["linspace"], (), attrs)
+    return placed("linspace", result, device, requires_grad)
 
 
 def logspace(start, stop, num, base=10.0, dtype=None, name=None) -> Tensor:
@@ -328,7 +367,8 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None) -> Tensor:
     return dispatch(REGISTRY["logspace"], (), attrs)
 
 
-def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
+def eye(num_rows, num_columns=None, dtype=None, name=None,
+        *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A num_rows x num_columns matrix with ones on the diagonal (num_columns None: square).
 
     Examples:
@@ -340,8 +380,9 @@ def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
     """
     rows = _int_arg("eye", "num_rows", num_rows)
     cols = rows if num_columns is None else _int_arg("eye", "num_columns", num_columns)
-    return dispatch(REGISTRY["eye"], (), {"num_rows": rows, "num_columns": cols,
-                                          "dtype": as_dtype(dtype)})
+    result = dispatch(REGISTRY["eye"], (), {"num_rows": rows, "num_columns": cols,
+                                            "dtype": as_dtype(dtype)})
+    return placed("eye", result, device, requires_grad, pin_memory)
 
 
 def diag(x, offset=0, padding_value=0, name=None) -> Tensor:

@@ -13,7 +13,7 @@ from ..framework.tensor import Tensor
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY, broadcast_shapes
 from ._helpers import check_inplace, is_tensor
-from .creation import as_dtype, as_scalar, dispatch_shaped, shape_slots
+from .creation import as_dtype, as_scalar, dispatch_shaped, placed, shape_slots
 
 __all__ = ["rand", "randn", "randint", "randint_like", "randperm", "uniform", "normal",
            "standard_normal", "bernoulli", "multinomial", "poisson", "uniform_", "normal_",
@@ -69,7 +69,8 @@ def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None) -> Tensor:
         "dtype": _float_dtype("gaussian", dtype), "seed": _seed("gaussian", seed)})
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None,
+            *, device=None, requires_grad: bool = False) -> Tensor:
     """Samples from U[min, max) of `shape` (dtype None: the default float).
 
     Args:
@@ -87,25 +88,32 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:
     high = float(as_scalar("uniform", "max", max))
     if high < low:
         raise ValueError(f"uniform: max must be >= min, got min={low}, max={high}")
-    return _uniform(shape_slots("uniform", shape), _float_dtype("uniform", dtype), low, high,
-                    _seed("uniform", seed))
+    result = _uniform(shape_slots("uniform", shape), _float_dtype("uniform", dtype), low, high,
+                      _seed("uniform", seed))
+    return placed("uniform", result, device, requires_grad)
 
 
-def rand(shape, dtype=None, name=None) -> Tensor:
+def rand(shape, dtype=None, name=None,
+         *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Samples from U[0, 1) of `shape` (dtype None: the default float)."""
-    return _uniform(shape_slots("rand", shape), _float_dtype("rand", dtype), 0.0, 1.0,
-                    next_seed())
+    result = _uniform(shape_slots("rand", shape), _float_dtype("rand", dtype), 0.0, 1.0,
+                      next_seed())
+    return placed("rand", result, device, requires_grad, pin_memory)
 
 
-def standard_normal(shape, dtype=None, name=None) -> Tensor:
+def standard_normal(shape, dtype=None, name=None,
+                    *, device=None, requires_grad: bool = False) -> Tensor:
     """Samples from N(0, 1) of `shape` (dtype None: the default float)."""
-    return _normal(shape_slots("standard_normal", shape), 0.0, 1.0,
-                   _float_dtype("standard_normal", dtype))
+    result = _normal(shape_slots("standard_normal", shape), 0.0, 1.0,
+                     _float_dtype("standard_normal", dtype))
+    return placed("standard_normal", result, device, requires_grad)
 
 
-def randn(shape, dtype=None, name=None) -> Tensor:
+def randn(shape, dtype=None, name=None,
+          *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Samples from N(0, 1) of `shape` (dtype None: the default float)."""
-    return _normal(shape_slots("randn", shape), 0.0, 1.0, _float_dtype("randn", dtype))
+    result = _normal(shape_slots("randn", shape), 0.0, 1.0, _float_dtype("randn", dtype))
+    return placed("randn", result, device, requires_grad, pin_memory)
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
@@ -174,13 +182,15 @@ def randint_like(x, low=0, high=None, dtype=None, name=None) -> Tensor:
     return ints if out_dtype == "int64" else call("cast", ints, dtype=out_dtype)
 
 
-def randperm(n, dtype="int64", name=None) -> Tensor:
+def randperm(n, dtype="int64", name=None,
+             *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A random permutation of 0 .. n-1."""
     n = as_scalar("randperm", "n", n)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"randperm: n must be a non-negative int, got {n!r}")
-    return dispatch(REGISTRY["randperm"], (), {"n": n, "dtype": as_dtype(dtype, "int64"),
-                                               "seed": next_seed()})
+    result = dispatch(REGISTRY["randperm"], (), {"n": n, "dtype": as_dtype(dtype, "int64"),
+                                                 "seed": next_seed()})
+    return placed("randperm", result, device, requires_grad, pin_memory)
 
 
 def bernoulli(x, name=None) -> Tensor:
