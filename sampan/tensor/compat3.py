@@ -55,19 +55,7 @@ def div(x, y, name=None, *, rounding_mode=None, out=None):
                [ 3, -4])
     """
     _no_out("div", out)
-    if rounding_mode is None:
-        return math.divide(x, y)
-    if rounding_mode not in ("trunc", "floor"):
-        raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
-                         f"but found {rounding_mode}.")
-    if x.dtype.kind in "iub" and getattr(y, "dtype", None) is not None and \
-            y.dtype.kind in "iub":
-        if rounding_mode == "floor":
-            return math.floor_divide(x, y)
-        q = math.floor_divide(math.abs(x), math.abs(y))
-        return math.multiply(q, math.multiply(math.sign(x), math.sign(y)))
-    q = math.divide(x, y)
-    return math.trunc(q) if rounding_mode == "trunc" else math.floor(q)
+    return math.divide(x, y, rounding_mode=rounding_mode)
 
 
 def true_divide(input, other, *, out=None):

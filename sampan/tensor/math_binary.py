@@ -6,7 +6,10 @@ Imports `ops` and the tensor helpers.
 """
 from __future__ import annotations
 
-from ..framework.tensor import Tensor
+import numpy as np
+
+from ..framework.tensor import Tensor, is_variable
+from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
 from ._helpers import binary
 
@@ -15,13 +18,15 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
            "nextafter", "copysign", "mod", "floor_mod"]
 
 
-def add(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:
-    """Adds x and y elementwise: out = x + y, with broadcasting.
+def add(x: Tensor | float, y: Tensor | float, name: str | None = None, *,
+        alpha: float = 1) -> Tensor:
+    """Adds x and y elementwise: out = x + alpha * y, with broadcasting.
 
     Args:
         x (Tensor|scalar): the first operand.
         y (Tensor|scalar): the second operand, broadcast against x.
         name (str, optional): unused; kept for Paddle compatibility.
+        alpha (int|float, optional): scale on y (Paddle 3.x). Default 1.
 
     Returns:
         Tensor: the elementwise result, in the broadcast shape of x and y.
@@ -34,16 +39,18 @@ def add(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [5., 7., 9.])
     """
-    return binary(REGISTRY["add"], x, y)
+    return binary(REGISTRY["add"], x, _scaled("add", y, alpha))
 
 
-def subtract(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:
-    """Subtracts y from x elementwise: out = x - y, with broadcasting.
+def subtract(x: Tensor | float, y: Tensor | float, name: str | None = None, *,
+             alpha: float = 1) -> Tensor:
+    """Subtracts y from x elementwise: out = x - alpha * y, with broadcasting.
 
     Args:
         x (Tensor|scalar): the first operand.
         y (Tensor|scalar): the second operand, broadcast against x.
         name (str, optional): unused; kept for Paddle compatibility.
+        alpha (int|float, optional): scale on y (Paddle 3.x). Default 1.
 
     Returns:
         Tensor: the elementwise result, in the broadcast shape of x and y.
@@ -56,7 +63,18 @@ def subtract(x: Tensor | float, y: Tensor | float, name: str | None = None) -> T
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [4., 5., 6.])
     """
-    return binary(REGISTRY["subtract"], x, y)
+    return binary(REGISTRY["subtract"], x, _scaled("subtract", y, alpha))
+
+
+def _scaled(api: str, y, alpha):
+    """alpha * y (y itself for alpha 1); alpha must be a real Python/NumPy number."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{api}: alpha must be an int or float, got {type(alpha).__name__}")
+    if alpha == 1:
+        return y
+    if not hasattr(y, "dtype") and not is_variable(y):
+        return alpha * y
+    return binary(REGISTRY["multiply"], y, alpha)
 
 
 def multiply(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:
@@ -82,7 +100,8 @@ def multiply(x: Tensor | float, y: Tensor | float, name: str | None = None) -> T
     return binary(REGISTRY["multiply"], x, y)
 
 
-def divide(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:
+def divide(x: Tensor | float, y: Tensor | float, name: str | None = None, *,
+           rounding_mode: str | None = None) -> Tensor:
     """Divides x by y elementwise (true division): out = x / y, with broadcasting;
     integer inputs give the default float dtype.
 
@@ -90,6 +109,9 @@ def divide(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Ten
         x (Tensor|scalar): the first operand.
         y (Tensor|scalar): the second operand, broadcast against x.
         name (str, optional): unused; kept for Paddle compatibility.
+        rounding_mode (str, optional): None (true division), 'trunc' (rounds toward zero)
+            or 'floor' (toward -inf); with both operands integer these keep the integer
+            dtype (Paddle 3.x).
 
     Returns:
         Tensor: the elementwise result, in the broadcast shape of x and y.
@@ -102,7 +124,25 @@ def divide(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Ten
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [0.50000000, 0.50000000, 0.60000002])
     """
-    return binary(REGISTRY["divide"], x, y)
+    if rounding_mode is None:
+        return binary(REGISTRY["divide"], x, y)
+    if rounding_mode not in ("trunc", "floor"):
+        raise ValueError("divide: expected rounding_mode to be one of None, 'trunc', or "
+                         f"'floor' but found {rounding_mode!r}")
+    if _int_kind(x) and _int_kind(y):
+        if rounding_mode == "floor":
+            return binary(REGISTRY["floor_divide"], x, y)
+        q = binary(REGISTRY["floor_divide"], dispatch(REGISTRY["abs"], (x,)),
+                   dispatch(REGISTRY["abs"], (y,)))
+        sign = binary(REGISTRY["multiply"], dispatch(REGISTRY["sign"], (x,)),
+                      dispatch(REGISTRY["sign"], (y,)))
+        return binary(REGISTRY["multiply"], q, sign)
+    q = binary(REGISTRY["divide"], x, y)
+    return dispatch(REGISTRY["trunc" if rounding_mode == "trunc" else "floor"], (q,))
+
+
+def _int_kind(v) -> bool:
+    return getattr(getattr(v, "dtype", None), "kind", "f") in "iub"
 
 
 def floor_divide(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:

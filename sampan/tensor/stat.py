@@ -80,11 +80,14 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     return _reduce("sum", x, axis, keepdim, dtype=_dtype_attr(dtype))
 
 
-def mean(x, axis=None, keepdim=False, name=None):
+def mean(x, axis=None, keepdim=False, name=None, *, dtype=None):
     """Arithmetic mean of x over `axis` (None: all elements, 0-D result).
 
-    Integer and bool inputs give the default float dtype.
+    Integer and bool inputs give the default float dtype; `dtype` (Paddle 3.x) casts x to
+    that dtype first, so the mean is computed and returned in it.
     """
+    if dtype is not None:
+        x = call("cast", x, dtype=_dt.convert_dtype(dtype).name)
     return _reduce("mean", x, axis, keepdim)
 
 
@@ -161,20 +164,26 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     return total / (float(_reduced_count("nanmean", x, axis)) - nans)
 
 
-def var(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """Variance over `axis`; `unbiased` divides by N - 1 (default) instead of N."""
+def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1):
+    """Variance over `axis`, dividing by N - correction (Paddle 3.x; default 1);
+    `unbiased` (2.x) False divides by N, True by N - 1. Only one of the two may be given."""
     static_float_only("var", x)
+    if unbiased is not None and correction != 1:
+        raise ValueError(f"var: only one of unbiased and correction may be given, got "
+                         f"unbiased={unbiased}, correction={correction}")
+    if unbiased is not None:
+        correction = 1 if unbiased else 0
     x = _as_float(x)
     centered = x - mean(x, axis=axis, keepdim=True)
     count = _reduced_count("var", x, axis)
-    divisor = builtins.max(count - (1 if unbiased else 0), 0)
+    divisor = builtins.max(count - correction, 0)
     return sum(centered * centered, axis=axis, keepdim=keepdim) / float(divisor)
 
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over `axis` (square root of `var`)."""
     static_float_only("std", x)
-    return call("sqrt", var(x, axis=axis, unbiased=unbiased, keepdim=keepdim))
+    return call("sqrt", var(x, axis=axis, unbiased=bool(unbiased), keepdim=keepdim))
 
 
 # --- order statistics ---------------------------------------------------------------------
