@@ -50,7 +50,7 @@ def with_out(fn, api: str | None = None):
         api (str, optional): the name used in error messages (default: ``fn.__name__``).
 
     Returns:
-        callable: the wrapper; `fn` itself if it is already wrapped.
+        callable: the wrapper; `fn` itself if it is wrapped already or takes `out` itself.
 
     Examples:
         .. code-block:: python
@@ -61,8 +61,9 @@ def with_out(fn, api: str | None = None):
             >>> r is out, out.numpy().tolist()
             (True, [2.0, 2.0])
     """
-    if getattr(fn, "_with_out", False):
-        return fn
+    sig = inspect.signature(fn)
+    if getattr(fn, "_with_out", False) or "out" in sig.parameters:
+        return fn  # wrapped already, or `fn` handles `out` itself
     api = api or f"paddle.{fn.__name__}"
 
     @functools.wraps(fn)
@@ -71,16 +72,13 @@ def with_out(fn, api: str | None = None):
             return fn(*args, **kwargs)
         return write_out(api, fn(*args, **kwargs), out)
 
-    wrapper.__signature__ = _signature_with_out(fn)
+    wrapper.__signature__ = _signature_with_out(sig)
     wrapper._with_out = True
     return wrapper
 
 
-def _signature_with_out(fn) -> inspect.Signature:
-    sig = inspect.signature(fn)
+def _signature_with_out(sig: inspect.Signature) -> inspect.Signature:
     params = list(sig.parameters.values())
-    if "out" in sig.parameters:
-        return sig
     at = len(params)
     if params and params[-1].kind is inspect.Parameter.VAR_KEYWORD:
         at -= 1
