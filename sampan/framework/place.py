@@ -203,7 +203,12 @@ def set_place(place: Place) -> None:
 _PLACE_HOOKS: list = []
 
 
-def get_device() -> str:
+def get_device(input=None) -> str | int:
+    """The current device as a string ('cpu', 'gpu:0'); given a Tensor (Paddle 3.x `input`),
+    the GPU id holding it, -1 on the CPU (any other `input` is ignored, as Paddle does)."""
+    held = getattr(input, "place", None)
+    if isinstance(held, Place):
+        return held.id if held.is_gpu_place() else -1
     place = _current[0]
     if place.is_cpu_place():
         return "cpu"

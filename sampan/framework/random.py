@@ -47,12 +47,12 @@ class Generator:
 default_generator = Generator()
 
 
-def seed(value: int) -> Generator:
+def seed(seed: int) -> Generator:
     """Seed the global generator; every random op afterwards is deterministic."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-        raise TypeError(f"seed: value must be an int, got {type(value).__name__}")
-    np.random.seed(int(value) % (2 ** 32))
-    return default_generator.manual_seed(int(value))
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"seed: seed must be an int, got {type(seed).__name__}")
+    np.random.seed(int(seed) % (2 ** 32))
+    return default_generator.manual_seed(int(seed))
 
 
 def get_rng_state(device=None) -> list:

@@ -321,12 +321,16 @@ def scatter_nd(index, updates, shape, name=None):
     return _op("scatter_nd", index, updates, shape=[int(s) for s in shape])
 
 
-def index_add(x, index, axis, value, name=None):
-    """A copy of `x` with `value` added at `index` along `axis`.
+def index_add(x, index, axis, value, alpha=1, name=None):
+    """A copy of `x` with `alpha * value` added at `index` along `axis` (alpha: Paddle 3.x).
 
     Returns:
         Tensor: x's shape and dtype.
     """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)):
+        raise TypeError(f"index_add: alpha must be an int or float, got {type(alpha).__name__}")
+    if alpha != 1:
+        value = value * alpha
     return _op("index_add", x, index, value, axis=_int_axis(axis, "index_add"))
 
 

@@ -71,9 +71,24 @@ def slogdet(x, name=None):
     return call("slogdet", x)
 
 
-def solve(x, y, name=None):
-    """Solution of x @ out = y; x [..., M, M], y [..., M, K] or [M]."""
-    return call("solve", x, y)
+def solve(x, y, left: bool = True, name=None):
+    """Solution of x @ out = y; x [..., M, M], y [..., M, K] or [M]. With left=False
+    (Paddle 3.x) the solution of out @ x = y, y [..., K, M]."""
+    if left:
+        return call("solve", x, y)
+    _check_tensor("solve", "x", x)
+    _check_tensor("solve", "y", y)
+    if y.ndim < 2:
+        raise ValueError(f"solve: left=False needs y with at least 2 dims, got shape "
+                         f"{list(y.shape)}")
+    return _mt(call("solve", _mt(x), _mt(y)))
+
+
+def _mt(t):
+    """t with its last two dims swapped."""
+    perm = list(range(t.ndim))
+    perm[-2], perm[-1] = perm[-1], perm[-2]
+    return call("transpose", t, perm=perm)
 
 
 def triangular_solve(x, y, upper: bool = True, transpose: bool = False,
@@ -98,12 +113,29 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
                 driver=driver or "gelsy")
 
 
-def matrix_rank(x, tol=None, hermitian: bool = False, name=None):
-    """Rank of (batched) x: singular values above tol (default max(M,N)*eps*max(s))."""
+def matrix_rank(x, tol=None, hermitian: bool = False, atol=None, rtol=None, name=None):
+    """Rank of (batched) x: singular values above tol (default max(M,N)*eps*max(s)); or, with
+    Paddle 3.x's atol/rtol (not with tol), above max(atol, rtol * max(s)), a missing one 0."""
     if isinstance(tol, Tensor):
         tol = float(tol)
-    return call("matrix_rank", x, tol=None if tol is None else float(tol),
-                hermitian=bool(hermitian))
+    if atol is None and rtol is None:
+        return call("matrix_rank", x, tol=None if tol is None else float(tol),
+                    hermitian=bool(hermitian))
+    if tol is not None:
+        raise ValueError(f"matrix_rank: use tol alone or atol/rtol without tol, got tol={tol}, "
+                         f"atol={atol}, rtol={rtol}")
+    _check_tensor("matrix_rank", "x", x)
+    if hermitian:
+        s = call("abs", eigvalsh(x))
+    else:
+        s = call("svd", x, full_matrices=False)[1]
+    smax = call("max", s, axis=[-1], keepdim=True)
+    limit = call("scale", smax, scale=0.0 if rtol is None else float(rtol), bias=0.0)
+    if atol is not None:
+        limit = call("maximum", limit, call("full_like", smax, fill_value=float(atol),
+                                            dtype=None))
+    return call("sum", call("cast", call("greater_than", s, limit), dtype="int64"),
+                axis=[-1], keepdim=False)
 
 
 def lu(x, pivot: bool = True, get_infos: bool = False, name=None):

@@ -237,7 +237,7 @@ def broadcast_tensors(input, name=None):  # noqa: A002
     return [_op("expand", v, shape=list(shape)) for v in tensors]
 
 
-def repeat_interleave(x, repeats, axis=None, name=None):
+def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
     """Repeat each element of x `repeats` times along `axis` (None: flattened x).
 
     Args:
@@ -245,6 +245,8 @@ def repeat_interleave(x, repeats, axis=None, name=None):
         repeats (int|Tensor): a count for every element, or one count per element along
             axis (1-D Tensor).
         axis (int, optional): dim to repeat along. Default None.
+        output_size (int, optional): the total length along axis (Paddle 3.x); it must equal
+            the sum of the repeats.
     Returns:
         Tensor.
     """
@@ -256,4 +258,10 @@ def repeat_interleave(x, repeats, axis=None, name=None):
         reps = _to_int("repeat_interleave", "repeats", repeats)
     if axis is not None:
         axis = _to_int("repeat_interleave", "axis", axis)
-    return _op("repeat_interleave", x, repeats=reps, axis=axis)
+    out = _op("repeat_interleave", x, repeats=reps, axis=axis)
+    if output_size is not None:
+        got = out.shape[-1 if axis is None else axis]
+        if _to_int("repeat_interleave", "output_size", output_size) != got:
+            raise ValueError(f"repeat_interleave: output_size must equal the sum of repeats, "
+                             f"got output_size={output_size}, sum of repeats={got}")
+    return out

@@ -341,11 +341,11 @@ def ceil(x: Tensor, name: str | None = None) -> Tensor:
     return dispatch(REGISTRY["ceil"], (x,))
 
 
-def trunc(x: Tensor, name: str | None = None) -> Tensor:
-    """x rounded toward zero, elementwise. Its gradient is 0.
+def trunc(input: Tensor, name: str | None = None) -> Tensor:
+    """input rounded toward zero, elementwise. Its gradient is 0.
 
     Args:
-        x (Tensor): the input.
+        input (Tensor): the input (Paddle 3.x name of 2.x `x`).
         name (str, optional): unused; kept for Paddle compatibility.
 
     Returns:
@@ -358,7 +358,7 @@ def trunc(x: Tensor, name: str | None = None) -> Tensor:
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [-1.,  0.,  2.])
     """
-    return dispatch(REGISTRY["trunc"], (x,))
+    return dispatch(REGISTRY["trunc"], (input,))
 
 
 def frac(x: Tensor, name: str | None = None) -> Tensor:

@@ -193,8 +193,14 @@ def randperm(n, dtype="int64", name=None,
     return placed("randperm", result, device, requires_grad, pin_memory)
 
 
-def bernoulli(x, name=None) -> Tensor:
-    """Draws 1 with probability x[i] (else 0) for each element; same shape and dtype as x."""
+def bernoulli(x, p=None, name=None) -> Tensor:
+    """Draws 1 with probability x[i] (else 0) for each element; same shape and dtype as x.
+    With `p` (Paddle 3.x), every element is drawn with that one probability instead."""
+    if p is not None:
+        p = float(as_scalar("bernoulli", "p", p))
+        if not 0.0 <= p <= 1.0:  # Paddle: IndexError "The probability should be <= 1"
+            raise IndexError(f"bernoulli: p must be in [0, 1], got {p}")
+        x = call("full_like", x, fill_value=p, dtype=None)
     return dispatch(REGISTRY["bernoulli"], (x,), {"seed": next_seed()})
 
 

@@ -2,6 +2,8 @@
 ...) over dispatch."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework import dtype as _dt
 from ..framework.tensor import Tensor, is_tensor_or_variable
 from ..ops.dispatch import call, dispatch
@@ -210,7 +212,8 @@ def index_sample(x, index):
     return dispatch(REGISTRY["index_sample"], (x, index))
 
 
-def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *,
+                 side=None, sorter=None):
     """Indices at which `values` would be inserted into the innermost dim of
     `sorted_sequence` to keep it sorted.
 
@@ -219,9 +222,22 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         values (Tensor): the values to place.
         out_int32 (bool): int32 output instead of int64. Default False.
         right (bool): the last suitable index instead of the first. Default False.
+        side (str, optional): 'left' or 'right' (Paddle 3.x); 'right' is right=True.
+        sorter (Tensor, optional): int indices that sort an unsorted `sorted_sequence` along
+            its innermost dim (Paddle 3.x); the returned indices refer to the sorted order.
     Returns:
         Tensor: values' shape.
     """
+    if side not in (None, "left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    right = bool(right) or side == "right"  # Paddle: either one asks for the right side
+    if sorter is not None:
+        require_tensor("searchsorted", "sorter", sorter)
+        if list(sorter.shape) != list(sorted_sequence.shape) or sorter.dtype.kind not in "iu":
+            raise ValueError(f"searchsorted: sorter must be an int tensor shaped like "
+                             f"sorted_sequence {list(sorted_sequence.shape)}, got "
+                             f"{sorter.dtype.name} {list(sorter.shape)}")
+        sorted_sequence = call("take_along_axis", sorted_sequence, sorter, axis=-1)
     return dispatch(REGISTRY["searchsorted"], (sorted_sequence, values),
                     {"out_int32": bool(out_int32), "right": bool(right)})
 
@@ -247,7 +263,7 @@ def _unique_axis(api, x, axis):
 
 
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
-           dtype="int64", name=None):
+           dtype="int64", sorted=True, name=None):
     """Sorted unique elements of x (or unique slices along `axis`).
 
     Args:
@@ -257,9 +273,13 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         return_counts (bool): also return how often each unique value occurs.
         axis (int, optional): unique slices along this axis; None flattens. Default None.
         dtype (str): int32 or int64 for the index outputs. Default int64.
+        sorted (bool): Paddle 3.x's flag; the result is sorted either way (as Paddle 3.3.1
+            returns it on the CPU).
     Returns:
         Tensor, or a tuple (out, [index], [inverse], [counts]) when any flag is set.
     """
+    if not isinstance(sorted, (bool, np.bool_)):
+        raise TypeError(f"unique: sorted must be a bool, got {type(sorted).__name__}")
     attrs = {"axis": _unique_axis("unique", x, axis), "dtype": _dt.convert_dtype(dtype).name}
     out, index, inverse, counts = dispatch(REGISTRY["unique"], (x,), attrs)
     extra = [t for t, flag in ((index, return_index), (inverse, return_inverse),

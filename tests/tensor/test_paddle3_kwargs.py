@@ -82,3 +82,98 @@ def test_mean_dtype():
     assert r.dtype == paddle.float64 and r.item() == 4.0
     assert inspect.signature(paddle.mean).parameters["dtype"].kind is \
         inspect.Parameter.KEYWORD_ONLY
+
+
+def test_index_add_alpha():
+    x, idx, val = paddle.ones([3, 2]), t([0, 2]), t([[1., 2.], [3., 4.]])
+    assert paddle.index_add(x, idx, 0, val, alpha=2).tolist() == [[3., 5.], [1., 1.], [7., 9.]]
+    assert paddle.index_add(x, idx, 0, val, 0.5).tolist() == [[1.5, 2.], [1., 1.], [2.5, 3.]]
+    assert x.index_add(idx, 0, val, alpha=2).tolist() == [[3., 5.], [1., 1.], [7., 9.]]
+
+
+def test_searchsorted_side_and_sorter():
+    s, v = t([1., 3., 3., 5.]), t([3., 4.])
+    assert paddle.searchsorted(s, v).tolist() == [1, 3]
+    assert paddle.searchsorted(s, v, side="right").tolist() == [3, 3]
+    assert paddle.searchsorted(s, v, side="left", right=True).tolist() == [3, 3]  # as Paddle
+    unsorted, sorter = t([5., 1., 3., 3.]), t([1, 2, 3, 0])
+    assert paddle.searchsorted(unsorted, v, sorter=sorter).tolist() == [1, 3]
+    assert paddle.searchsorted(unsorted, v, side="right", sorter=sorter).tolist() == [3, 3]
+    with pytest.raises(ValueError, match="side must be 'left' or 'right', got 'middle'"):
+        paddle.searchsorted(s, v, side="middle")
+    with pytest.raises(ValueError, match="sorter must be an int tensor shaped like"):
+        paddle.searchsorted(unsorted, v, sorter=t([1, 2]))
+
+
+def test_repeat_interleave_output_size():
+    r = paddle.repeat_interleave(t([1, 2]), t([2, 3]), output_size=5)
+    assert r.tolist() == [1, 1, 2, 2, 2]
+    assert paddle.repeat_interleave(t([1, 2]), 2, output_size=4).tolist() == [1, 1, 2, 2]
+    # Paddle: ValueError "When output_size is provided, it should equal to sum of repeats..."
+    with pytest.raises(ValueError, match="output_size=4, sum of repeats=5"):
+        paddle.repeat_interleave(t([1, 2]), t([2, 3]), output_size=4)
+
+
+def test_unique_sorted_flag():
+    assert paddle.unique(t([3, 1, 2, 1]), sorted=False).tolist() == [1, 2, 3]  # Paddle (CPU)
+    out, index = paddle.unique(t([3, 1, 2, 1]), return_index=True, sorted=False)
+    assert out.tolist() == [1, 2, 3] and index.tolist() == [1, 2, 0]
+    with pytest.raises(TypeError, match="unique: sorted must be a bool, got str"):
+        paddle.unique(t([1]), sorted="yes")
+
+
+def test_solve_left():
+    a, b = t([[2., 1.], [1., 3.]]), t([[1., 2.], [3., 4.]])
+    want = [[0.19999998807907104, 0.6000000238418579], [1.0, 1.0]]  # Paddle 3.3.1
+    np.testing.assert_allclose(paddle.linalg.solve(a, b, left=False).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(paddle.linalg.solve(a, b, False).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose((paddle.linalg.solve(a, b, left=False) @ a).numpy(), b.numpy(),
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match="left=False needs y with at least 2 dims"):
+        paddle.linalg.solve(a, t([1., 2.]), left=False)
+
+
+def test_matrix_rank_atol_rtol():
+    m = t([[1., 0., 0.], [0., 1e-3, 0.], [0., 0., 1e-6]])
+    rank = paddle.linalg.matrix_rank
+    assert rank(m).item() == 3
+    assert rank(m, atol=1e-4).item() == 2
+    assert rank(m, rtol=1e-2).item() == 1
+    assert rank(m, atol=1e-7, rtol=1e-2).item() == 1
+    assert rank(m, atol=t(1e-4)).item() == 2
+    batch = paddle.stack([m, m * 0])
+    assert rank(batch, atol=1e-4, hermitian=True).tolist() == [2, 0]
+    assert rank(batch, rtol=1e-4).tolist() == [2, 0]
+    # Paddle: ValueError "Only support to use tol alone or use atol and rtol without tol."
+    with pytest.raises(ValueError, match="use tol alone or atol/rtol without tol"):
+        rank(m, tol=1e-4, atol=1e-4)
+
+
+def test_bernoulli_p():
+    paddle.seed(1)
+    x = paddle.zeros([20000])
+    r = paddle.bernoulli(x, p=0.25)
+    assert r.dtype == paddle.float32 and abs(r.mean().item() - 0.25) < 0.02
+    assert paddle.bernoulli(x + 0.3, p=1.0).sum().item() == 20000
+    assert paddle.bernoulli(x + 0.9, p=0.0).sum().item() == 0
+    # Paddle: IndexError "The probability should be <= 1, but got 1.500000"
+    with pytest.raises(IndexError, match="p must be in \\[0, 1\\], got 1.5"):
+        paddle.bernoulli(x, p=1.5)
+
+
+def test_renamed_first_arguments():
+    assert paddle.trunc(input=t([1.5, -1.5])).tolist() == [1., -1.]
+    assert t([1.5, -1.5]).trunc().tolist() == [1., -1.]
+    with pytest.raises(TypeError):
+        paddle.trunc(x=t([1.5]))  # Paddle 3.3.1 no longer takes x=
+    g = paddle.seed(seed=3)
+    a = paddle.rand([3]).numpy()
+    paddle.seed(3)
+    np.testing.assert_array_equal(paddle.rand([3]).numpy(), a)
+    assert g is not None
+
+
+def test_get_device_input():
+    assert paddle.device.get_device() == "cpu"
+    assert paddle.device.get_device(t([1.])) == -1  # Paddle 3.3.1: a CPU tensor gives -1
+    assert paddle.device.get_device(input=paddle.CPUPlace()) == "cpu"

@@ -54,7 +54,7 @@ def test_rng_state_restores_the_stream():
 
 
 def test_seed_rejects_non_int():
-    with pytest.raises(TypeError, match="seed: value must be an int"):
+    with pytest.raises(TypeError, match="seed: seed must be an int"):
         paddle.seed(1.5)
 
 
