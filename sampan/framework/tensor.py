@@ -278,7 +278,12 @@ class Tensor:
         out.stop_gradient = self.stop_gradient
         return out
 
-    def pin_memory(self) -> "Tensor":
+    def pin_memory(self, blocking: bool = True) -> "Tensor":
+        """A copy in pinned host memory: needs a GPU build (Paddle 3.3.1's CPU build raises
+        RuntimeError); on a GPU place sampan keeps the tensor where it is."""
+        if self.place.is_cpu_place() and not _place.current_place().is_gpu_place():
+            raise RuntimeError("Tensor.pin_memory: pinned memory needs a GPU device; this "
+                               "tensor is on Place(cpu) and no GPU is in use")
         return self
 
     def _to(self, device=None, dtype=None, blocking=None):

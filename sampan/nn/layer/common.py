@@ -224,15 +224,20 @@ class Dropout(Layer):
 
     Args:
         p (float): drop probability; default 0.5.
+        inplace (bool): drop into the input tensor itself (Paddle 3.x; second positional
+            argument as in Paddle 3.3.1). Default False.
         axis (int|list, optional): axes over which the mask is drawn; default None.
         mode (str): 'upscale_in_train' (default) or 'downscale_in_infer'.
         name (str, optional): shown by repr.
     """
 
-    def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None, *,
-                 inplace=False) -> None:
+    def __init__(self, p=0.5, inplace=False, axis=None, mode="upscale_in_train",
+                 name=None) -> None:
         super().__init__()
         self.p = _probability("Dropout", p)
+        if not isinstance(inplace, bool):
+            raise TypeError(f"Dropout: inplace must be a bool, got {inplace!r} (Paddle 3.x "
+                            f"takes inplace second; pass axis by keyword)")
         if mode not in ("upscale_in_train", "downscale_in_infer"):
             raise ValueError(f"Dropout: mode must be 'upscale_in_train' or "
                              f"'downscale_in_infer', got {mode!r}")

@@ -13,9 +13,11 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ...framework import dtype as _dt
+from ...framework import place as _place
 from ...framework.tensor import Parameter, Tensor
 from ...initializer import make_parameter
 from ...utils import unique_name
+from . import hooks as _hooks
 
 __all__ = ["Layer"]
 
@@ -94,34 +96,42 @@ class Layer:
             raise RuntimeError(f"{type(self).__name__}: call super().__init__() in __init__ "
                                f"before using the layer")
         if pre:  # (the hot path tests two dicts and calls forward)
-            for hook in list(pre.values()):
-                result = hook(self, inputs)
-                if result is not None:
-                    inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
+            inputs, kwargs = _hooks.run_pre(self, pre, inputs, kwargs)
         post = d["_forward_post_hooks"]
+        if post and _hooks.has_always_call(self, post):
+            try:
+                outputs = self.forward(*inputs, **kwargs)
+            except Exception:
+                _hooks.run_post(self, post, inputs, kwargs, None, only_always=True)
+                raise
+        else:
+            outputs = self.forward(*inputs, **kwargs)
         if post:
-            for hook in list(post.values()):
-                result = hook(self, inputs, outputs)
-                if result is not None:
-                    outputs = result
+            outputs = _hooks.run_post(self, post, inputs, kwargs, outputs)
         return outputs
 
-    def register_forward_pre_hook(self, hook: Callable) -> HookRemoveHelper:
-        """hook(layer, inputs) -> None or new inputs; runs before forward."""
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> HookRemoveHelper:
+        """hook(layer, inputs) -> None or new inputs; runs before forward. With `with_kwargs`
+        hook(layer, inputs, kwargs) -> None or (inputs, kwargs); `prepend` runs it first."""
         handle = HookRemoveHelper(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle._id] = hook
+        _hooks.register(self, self._forward_pre_hooks, handle, hook, prepend, with_kwargs)
         return handle
 
-    def register_forward_post_hook(self, hook: Callable) -> HookRemoveHelper:
-        """hook(layer, inputs, outputs) -> None or new outputs; runs after forward."""
+    def register_forward_post_hook(self, hook: Callable, *, prepend: bool = False,
+                                   with_kwargs: bool = False,
+                                   always_call: bool = False) -> HookRemoveHelper:
+        """hook(layer, inputs, outputs) -> None or new outputs; runs after forward. With
+        `with_kwargs` hook(layer, inputs, kwargs, outputs); `prepend` runs it first;
+        `always_call` runs it (outputs None) also when forward raises."""
         handle = HookRemoveHelper(self._forward_post_hooks)
-        self._forward_post_hooks[handle._id] = hook
+        _hooks.register(self, self._forward_post_hooks, handle, hook, prepend, with_kwargs,
+                        always_call)
         return handle
 
     # --- registration -------------------------------------------------------------------
     def create_parameter(self, shape, attr=None, dtype=None, is_bias: bool = False,
-                         default_initializer=None) -> Parameter | None:
+                         default_initializer=None, device=None) -> Parameter | None:
         """Create (and initialise) a Parameter; `attr=False` means no parameter (None).
 
         dtype None means the global default dtype (paddle.set_default_dtype), as in Paddle:
@@ -129,11 +139,15 @@ class Layer:
 
         The initializer is, in order: the ParamAttr's, the global one
         (`nn.initializer.set_global_initializer`), `default_initializer`, else
-        XavierUniform for weights and Constant(0.0) for biases.
+        XavierUniform for weights and Constant(0.0) for biases. `device` (Paddle 3.x, a
+        place or 'cpu'/'gpu:N') is where the parameter is created.
         """
-        return make_parameter(f"{type(self).__name__}.create_parameter", shape,
-                              _dt.default_float() if dtype is None else dtype, attr,
-                              is_bias, default_initializer, self._full_name)
+        param = make_parameter(f"{type(self).__name__}.create_parameter", shape,
+                               _dt.default_float() if dtype is None else dtype, attr,
+                               is_bias, default_initializer, self._full_name)
+        if device is not None and param is not None:
+            param._data = _place.move(param._data, _place.to_place(device))
+        return param
 
     def create_variable(self, name: str | None = None, persistable: bool | None = None,
                         dtype=None) -> Tensor:
@@ -254,19 +268,21 @@ class Layer:
         return self._full_name
 
     def named_sublayers(self, prefix: str = "", include_self: bool = False,
-                        layers_set: set | None = None) -> Iterator[tuple]:
-        """(name, layer) for every sublayer, depth first, each layer once."""
+                        layers_set: set | None = None,
+                        remove_duplicate: bool = True) -> Iterator[tuple]:
+        """(name, layer) for every sublayer, depth first, each layer once (every path to it
+        with remove_duplicate=False, Paddle 3.x)."""
         seen = set() if layers_set is None else layers_set
-        if include_self and id(self) not in seen:
+        if include_self and (id(self) not in seen or not remove_duplicate):
             seen.add(id(self))
             yield prefix, self
         for key, layer in self._sub_layers.items():
-            if layer is None or id(layer) in seen:
+            if layer is None or (remove_duplicate and id(layer) in seen):
                 continue
             path = f"{prefix}.{key}" if prefix else key
             seen.add(id(layer))
             yield path, layer
-            yield from layer.named_sublayers(path, False, seen)
+            yield from layer.named_sublayers(path, False, seen, remove_duplicate)
 
     def sublayers(self, include_self: bool = False) -> list:
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
@@ -282,28 +298,32 @@ class Layer:
         for _, layer in self.named_children():
             yield layer
 
-    def _named_members(self, table: str, prefix: str, include_sublayers: bool):
+    def _named_members(self, table: str, prefix: str, include_sublayers: bool,
+                       remove_duplicate: bool = True):
         seen = set()
-        layers = (self.named_sublayers(prefix=prefix, include_self=True)
+        layers = (self.named_sublayers(prefix=prefix, include_self=True,
+                                       remove_duplicate=remove_duplicate)
                   if include_sublayers else [(prefix, self)])
         for path, layer in layers:
             for key, value in getattr(layer, table).items():
-                if value is None or id(value) in seen:
+                if value is None or (remove_duplicate and id(value) in seen):
                     continue
                 seen.add(id(value))
                 yield (f"{path}.{key}" if path else key), value
 
-    def named_parameters(self, prefix: str = "",
-                         include_sublayers: bool = True) -> Iterator[tuple]:
-        """(structured name, Parameter) pairs, each parameter once."""
-        return self._named_members("_parameters", prefix, include_sublayers)
+    def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple]:
+        """(structured name, Parameter) pairs, each parameter once (under every name with
+        remove_duplicate=False, Paddle 3.x)."""
+        return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
     def parameters(self, include_sublayers: bool = True) -> list:
         """All parameters of this layer (and its sublayers), each once."""
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_buffers(self, prefix: str = "", include_sublayers: bool = True):
-        return self._named_members("_buffers", prefix, include_sublayers)
+    def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple]:
+        return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers: bool = True) -> list:
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
@@ -316,10 +336,14 @@ class Layer:
         return self
 
     # --- modes and gradients ------------------------------------------------------------
-    def train(self) -> "Layer":
-        """Set training mode on this layer and every sublayer (Dropout, BatchNorm act on it)."""
+    def train(self, mode: bool = True) -> "Layer":
+        """Set training mode (mode=False: evaluation, Paddle 3.x) on this layer and every
+        sublayer (Dropout, BatchNorm act on it)."""
+        if not isinstance(mode, (bool, np.bool_)):
+            raise TypeError(f"{type(self).__name__}.train: mode must be a bool, got "
+                            f"{type(mode).__name__}")
         for layer in self.sublayers(include_self=True):
-            layer.__dict__["training"] = True
+            layer.__dict__["training"] = bool(mode)
         return self
 
     def eval(self) -> "Layer":
@@ -412,8 +436,9 @@ class Layer:
     load_dict = set_state_dict
 
     # --- dtype --------------------------------------------------------------------------
-    def to(self, device=None, dtype=None, blocking=None) -> "Layer":
-        """Cast floating parameters and buffers to `dtype` (devices other than CPU warn)."""
+    def to(self, device=None, dtype=None, blocking=None, non_blocking=None) -> "Layer":
+        """Cast floating parameters and buffers to `dtype` (devices other than CPU warn).
+        blocking/non_blocking only choose a synchronous copy; sampan's copies always are."""
         if device is not None and not str(device).lower().startswith(("cpu", "place(cpu")):
             warnings.warn(f"{type(self).__name__}.to: sampan runs on the CPU; device "
                           f"{device!r} is ignored")
