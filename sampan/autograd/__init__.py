@@ -14,6 +14,7 @@ from ..framework.flags import STATE
 from ..framework.tensor import Tensor, wrap
 from ..ops.vjp_context import unbroadcast  # noqa: F401
 from .engine import run_backward
+from .graph_dump import dump_backward_graph
 from .py_layer import PyLayer, PyLayerContext  # noqa: F401
 from .functional import Jacobian, hessian, jacobian  # noqa: F401
 
@@ -178,9 +179,13 @@ def _root_grads(outputs, grad_outputs, api: str) -> list:
     return grads
 
 
-def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
-    """Run backward from several tensors at once (paddle.autograd.backward)."""
+def backward(tensors, grad_tensors=None, retain_graph: bool = False, *,
+             dump_backward_graph_path=None) -> None:
+    """Run backward from several tensors at once (paddle.autograd.backward);
+    `dump_backward_graph_path` (a directory) receives the graph as a DOT file first."""
     tensors = _as_list(tensors, "tensors")
+    if dump_backward_graph_path is not None:
+        dump_backward_graph(dump_backward_graph_path, tensors, "backward")
     if grad_tensors is None:
         grad_tensors = [None] * len(tensors)
     grad_tensors = _as_list(grad_tensors, "grad_tensors") if not isinstance(
@@ -194,7 +199,8 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
         run_backward(tensors, _root_grads(tensors, grad_tensors, "backward"), retain_graph)
 
 
-def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False, *,
+                     dump_backward_graph_path=None) -> None:
     """Compute the gradients of this tensor with respect to the graph leaves and accumulate
     them into each leaf's `.grad`.
 
@@ -206,6 +212,8 @@ def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None
         grad_tensor (Tensor, optional): the initial gradient, of this tensor's shape.
             Default None: ones.
         retain_graph (bool, optional): keep the graph for another backward. Default False.
+        dump_backward_graph_path (str, optional): a directory; the graph is written there
+            as `<timestamp>_backward_graph.dot` (Graphviz) before the pass.
 
     Returns:
         None. On a tensor that stops gradient it does nothing (as in Paddle).
@@ -219,6 +227,8 @@ def _tensor_backward(self, grad_tensor=None, retain_graph: bool = False) -> None
     """
     if self.stop_gradient:
         return
+    if dump_backward_graph_path is not None:
+        dump_backward_graph(dump_backward_graph_path, [self], "Tensor.backward")
     run_backward([self], _root_grads([self], [grad_tensor], "Tensor.backward"),
                  retain_graph)
 
@@ -229,7 +239,8 @@ Tensor.backward = _tensor_backward
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
-         only_inputs: bool = True, allow_unused: bool = False, no_grad_vars=None) -> list:
+         only_inputs: bool = True, allow_unused: bool = False, no_grad_vars=None, *,
+         dump_backward_graph_path=None) -> list:
     """The gradients of `outputs` with respect to `inputs`, returned without touching any
     `.grad`.
 
@@ -279,6 +290,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     # NOTE: Paddle's grad never frees the graph, whatever retain_graph says: a second
     # paddle.grad (or a later backward) over the same graph works. retain_graph is accepted
     # for signature compatibility.
+    if dump_backward_graph_path is not None:
+        dump_backward_graph(dump_backward_graph_path, outputs, "grad")
     saved_flags = [(t, t.stop_gradient) for t in blocked]
     hooks = []
     for t in blocked:  # stop gradients flowing through these tensors
