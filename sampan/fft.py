@@ -315,7 +315,7 @@ def _freq_dtype(api: str, dtype):
     return dtype.name
 
 
-def fftfreq(n, d=1.0, dtype=None, name=None):
+def fftfreq(n, d=1.0, dtype=None, name=None, *, device=None, requires_grad: bool = False):
     """Sample frequencies of an n-point DFT with sample spacing d: [0, 1, ..., -1] / (d n).
 
     Examples:
@@ -323,21 +323,23 @@ def fftfreq(n, d=1.0, dtype=None, name=None):
         >>> paddle.fft.fftfreq(4, d=0.5).numpy()
         array([ 0. ,  0.5, -1. , -0.5], dtype=float32)
     """
-    from .tensor.creation import arange
+    from .tensor.creation import arange, placed
     from .tensor.manipulation import concat
     n = _check_size("fftfreq", "n", n)
     dtype = _freq_dtype("fftfreq", dtype)
     pos = arange(0, (n - 1) // 2 + 1, dtype=dtype)
     neg = arange(-(n // 2), 0, dtype=dtype)
-    return concat([pos, neg]) * (1.0 / (n * d))
+    return placed("fftfreq", concat([pos, neg]) * (1.0 / (n * d)), device, requires_grad)
 
 
-def rfftfreq(n, d=1.0, dtype=None, name=None):
-    """Sample frequencies of rfft: [0, 1, ..., n // 2] / (d n)."""
-    from .tensor.creation import arange
+def rfftfreq(n, d=1.0, dtype=None, name=None, *, device=None, requires_grad: bool = False):
+    """Sample frequencies of rfft: [0, 1, ..., n // 2] / (d n); device/requires_grad as the
+    creation functions' (Paddle 3.x)."""
+    from .tensor.creation import arange, placed
     n = _check_size("rfftfreq", "n", n)
     dtype = _freq_dtype("rfftfreq", dtype)
-    return arange(0, n // 2 + 1, dtype=dtype) * (1.0 / (n * d))
+    out = arange(0, n // 2 + 1, dtype=dtype) * (1.0 / (n * d))
+    return placed("rfftfreq", out, device, requires_grad)
 
 
 def _shift(api: str, x, axes, sign: int):

@@ -40,7 +40,8 @@ class Print(OpDef):
     name = "print"
     attrs = {"message": "", "summarize": 20, "var_name": "", "print_tensor_name": True,
              "print_tensor_type": True, "print_tensor_shape": True, "print_phase": "both",
-             "is_backward": False, "first_n": -1, "print_id": -1}
+             "is_backward": False, "first_n": -1, "print_id": -1,
+             "print_tensor_layout": False}
 
     def infer(self, x, **attrs):
         attrs = {**self.attrs, **attrs}
@@ -62,6 +63,8 @@ class Print(OpDef):
                 lines.append(f"  - dtype: {x.dtype}")
             if attrs["print_tensor_shape"]:
                 lines.append(f"  - shape: {list(x.shape)}")
+            if attrs["print_tensor_layout"]:  # Paddle prints its default layout name
+                lines.append("  - layout: NCHW")
             n = attrs["summarize"]
             flat = x.reshape(-1)
             shown = flat if n is None or n < 0 else flat[:n]

@@ -301,11 +301,12 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
 
 
 def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
-          print_tensor_type=True, print_tensor_shape=True, print_tensor_lod=True,
-          print_phase="both"):
+          print_tensor_type=True, print_tensor_shape=True, print_tensor_layout=True,
+          print_tensor_lod=True, print_phase="both"):
     """Print `input` when the op runs (and its gradient in backward when print_phase is
     'backward' or 'both'); returns a Tensor equal to `input`. first_n >= 0 prints only the
-    first first_n runs of this op (-1: every run). Static graph mode only, as in Paddle."""
+    first first_n runs of this op (-1: every run); print_tensor_layout (Paddle 3.x) adds the
+    '- layout: NCHW' line. Static graph mode only, as in Paddle."""
     from .input import static_mode_error
     from .builder import building_active
     if not building_active():
@@ -320,5 +321,6 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
                 print_tensor_name=bool(print_tensor_name),
                 print_tensor_type=bool(print_tensor_type),
                 print_tensor_shape=bool(print_tensor_shape), print_phase=print_phase,
+                print_tensor_layout=bool(print_tensor_layout),
                 is_backward=False, first_n=first_n,
                 print_id=new_print_id() if first_n >= 0 else -1)

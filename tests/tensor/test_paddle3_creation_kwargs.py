@@ -67,3 +67,12 @@ def test_requires_grad_tensor_takes_gradient():
     (w * paddle.to_tensor([1.0, 2.0, 3.0])).sum().backward()
     np.testing.assert_allclose(w.grad.numpy(), [1.0, 2.0, 3.0])
     np.testing.assert_allclose(paddle.full([2], 1.5, requires_grad=True).numpy(), [1.5, 1.5])
+
+
+def test_fftfreq_device_requires_grad():
+    f = paddle.fft.fftfreq(4, d=0.5, device="cpu", requires_grad=True)
+    np.testing.assert_allclose(f.numpy(), [0., 0.5, -1., -0.5])
+    assert f.stop_gradient is False and paddle.fft.fftfreq(4).stop_gradient is True
+    r = paddle.fft.rfftfreq(4, requires_grad=True, device=paddle.CPUPlace())
+    np.testing.assert_allclose(r.numpy(), [0., 0.25, 0.5])
+    assert r.stop_gradient is False
