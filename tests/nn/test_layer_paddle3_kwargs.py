@@ -114,3 +114,13 @@ def test_pin_memory_on_cpu():
     # Paddle 3.3.1 CPU build: RuntimeError (cannot use CUDAPinnedPlace)
     with pytest.raises(RuntimeError, match="pin_memory: pinned memory needs a GPU"):
         paddle.ones([2]).pin_memory(blocking=False)
+
+
+def test_state_dict_keep_vars():
+    lin = nn.Linear(2, 2)
+    # Paddle 3.3.1: keep_vars=False -> not the parameter object, stop_gradient True
+    for fn in (lin.state_dict, lin.to_static_state_dict):
+        kept, detached = fn(), fn(keep_vars=False)
+        assert kept["weight"] is lin.weight
+        assert detached["weight"] is not lin.weight and detached["weight"].stop_gradient
+        np.testing.assert_array_equal(detached["weight"].numpy(), lin.weight.numpy())

@@ -361,9 +361,12 @@ class Layer:
     def state_dict(self, destination=None, include_sublayers: bool = True,
                    structured_name_prefix: str = "", use_hook: bool = True,
                    keep_vars: bool = True) -> collections.OrderedDict:
-        """Parameters and persistable buffers by structured name ("fc.weight")."""
+        """Parameters and persistable buffers by structured name ("fc.weight");
+        keep_vars=False gives detached tensors (stop_gradient, not the parameters)."""
         out = collections.OrderedDict() if destination is None else destination
         self._state_into(out, structured_name_prefix, include_sublayers, False)
+        if not keep_vars:
+            out.update((k, v.detach()) for k, v in out.items())
         if use_hook:
             for hook in self._state_dict_hooks.values():
                 result = hook(out)
@@ -372,10 +375,13 @@ class Layer:
         return out
 
     def to_static_state_dict(self, destination=None, include_sublayers: bool = True,
-                             structured_name_prefix: str = "", use_hook: bool = True):
-        """Like state_dict, including non-persistable buffers."""
+                             structured_name_prefix: str = "", use_hook: bool = True,
+                             keep_vars: bool = True):
+        """Like state_dict, including non-persistable buffers (keep_vars as state_dict's)."""
         out = collections.OrderedDict() if destination is None else destination
         self._state_into(out, structured_name_prefix, include_sublayers, True)
+        if not keep_vars:
+            out.update((k, v.detach()) for k, v in out.items())
         return out
 
     def register_state_dict_hook(self, hook: Callable) -> HookRemoveHelper:
