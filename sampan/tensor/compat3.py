@@ -67,7 +67,7 @@ def true_divide(input, other, *, out=None):
 def sub(x, y, name=None, *, alpha=1, out=None):
     """`x - alpha * y` (Paddle 3's subtract with a scale on y)."""
     _no_out("sub", out)
-    return math.subtract(x, y if alpha == 1 else math.scale(y, alpha))
+    return math.subtract(x, y, alpha=alpha)
 
 
 def _no_out(api: str, out) -> None:
