@@ -47,8 +47,9 @@ def _set_requires_grad(self, value: bool) -> None:
 
 
 def get_device(self) -> int:
-    """The GPU id holding `self`; -1 on CPU (sampan keeps tensors on the CPU)."""
-    return -1
+    """The GPU id holding `self`; -1 on the CPU."""
+    place = self.place
+    return place.id if place.is_gpu_place() else -1
 
 
 def repeat(input, repeats, *more_repeats):

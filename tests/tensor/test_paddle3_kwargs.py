@@ -177,3 +177,11 @@ def test_get_device_input():
     assert paddle.device.get_device() == "cpu"
     assert paddle.device.get_device(t([1.])) == -1  # Paddle 3.3.1: a CPU tensor gives -1
     assert paddle.device.get_device(input=paddle.CPUPlace()) == "cpu"
+
+
+def test_tensor_get_device_names_the_gpu_holding_it():
+    from types import SimpleNamespace
+
+    from sampan.tensor.compat3_methods import get_device
+    assert paddle.ones([2]).get_device() == -1
+    assert get_device(SimpleNamespace(place=paddle.CUDAPlace(1))) == 1  # a tensor on gpu:1
