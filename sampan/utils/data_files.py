@@ -39,17 +39,27 @@ def _warn_md5(api: str, path: str, md5: str | None) -> None:
                       f"using it anyway", stacklevel=3)
 
 
-def _download(url: str, target: str, api: str, arg: str) -> None:
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".part")
+def fetch_atomic(url: str, target: str, timeout: float = DOWNLOAD_TIMEOUT_S) -> None:
+    """Stream `url` into a temporary file beside `target`, then rename it onto `target` (a
+    failed or non-200 download leaves no partial file)."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", suffix=".part")
     try:
-        with os.fdopen(fd, "wb") as out, \
-                urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as resp:
+        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as resp:
+            status = getattr(resp, "status", None)
+            if status is not None and status != 200:
+                raise RuntimeError(f"HTTP status {status}")
             shutil.copyfileobj(resp, out)
         os.replace(tmp, target)
-    except Exception as exc:
+    finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def _download(url: str, target: str, api: str, arg: str) -> None:
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    try:
+        fetch_atomic(url, target)
+    except Exception as exc:
         raise FileNotFoundError(
             f"{api}: could not download {url} ({type(exc).__name__}: {exc}). Download it "
             f"yourself and place it at {target}, or pass its path as {arg}=...") from None

@@ -6,17 +6,16 @@ reader never sees half a file. Imports only the standard library.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import shutil
 import tarfile
-import tempfile
 import time
 import urllib.error
 import urllib.request
 import zipfile
 from pathlib import PurePosixPath
+
+from .data_files import fetch_atomic, md5file
 
 __all__ = ["get_weights_path_from_url", "get_path_from_url"]
 
@@ -100,37 +99,13 @@ def _basename(url: str) -> str:
     return name
 
 
-def _md5(path: str) -> str:
-    digest = hashlib.md5()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _md5check(path: str, md5sum: str | None) -> bool:
     if md5sum is None:
         return True
-    actual = _md5(path)
+    actual = md5file(path)
     if actual != md5sum:
         _logger.info("%s: md5 %s, expected %s", path, actual, md5sum)
     return actual == md5sum
-
-
-def _fetch_once(url: str, fullpath: str) -> None:
-    """One attempt: stream ``url`` into a temporary file, then rename it onto ``fullpath``."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(fullpath), suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as out, \
-                urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as resp:
-            status = getattr(resp, "status", None)
-            if status is not None and status != 200:
-                raise RuntimeError(f"HTTP status {status}")
-            shutil.copyfileobj(resp, out)
-        os.replace(tmp, fullpath)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def _download(url: str, root_dir: str, fullpath: str, md5sum: str | None) -> None:
@@ -140,7 +115,7 @@ def _download(url: str, root_dir: str, fullpath: str, md5sum: str | None) -> Non
         if attempt:
             time.sleep(0.2 * attempt)
         try:
-            _fetch_once(url, fullpath)
+            fetch_atomic(url, fullpath, DOWNLOAD_TIMEOUT_S)
         except (OSError, urllib.error.URLError, RuntimeError, ValueError) as exc:
             last = f"{type(exc).__name__}: {exc}"
             if isinstance(exc, urllib.error.HTTPError) and exc.code == 404:
@@ -148,7 +123,7 @@ def _download(url: str, root_dir: str, fullpath: str, md5sum: str | None) -> Non
             continue
         if _md5check(fullpath, md5sum):
             return
-        last = f"md5 {_md5(fullpath)} of the downloaded file differs from {md5sum}"
+        last = f"md5 {md5file(fullpath)} of the downloaded file differs from {md5sum}"
     raise RuntimeError(
         f"get_path_from_url: downloading {url} to {fullpath} failed ({last}). Without network "
         f"access, place the file at {fullpath} yourself"
