@@ -269,20 +269,20 @@ class _Logical(Reduction):
         axes = reduce_axes(self.name, axis, x.ndim)
         return getattr(xp, self.name)(x, axis=axes, keepdims=keepdim)
 
+    def onnx(self, b, node):   # via int32 (ONNX reductions take no bools): min / sum
+        x = b.cast(b.cast(node.inputs[0], "bool"), "int32")
+        axis = node.attrs["axis"]
+        axes = None if axis is None else [axis] if isinstance(axis, int) else list(axis)
+        axes = None if not axes or not node.specs[0].shape else axes
+        return b.cast(b.reduce(self.onnx_reduce, x, axes, node.attrs["keepdim"]), "bool")
+
 
 @register
 class All(_Logical):
     """True where every element of the reduced slice is nonzero (True for empty slices)."""
 
     name = "all"
-
-    def onnx(self, b, node):   # via int32: ONNX reductions take no bools
-        x = b.cast(b.cast(node.inputs[0], "bool"), "int32")
-        axis = node.attrs["axis"]
-        axes = None if axis is None else [axis] if isinstance(axis, int) else list(axis)
-        axes = None if not axes or not node.specs[0].shape else axes
-        return b.cast(b.reduce("ReduceMin", x, axes, node.attrs["keepdim"]), "bool")
-
+    onnx_reduce = "ReduceMin"
 
 
 @register
@@ -290,15 +290,7 @@ class Any(_Logical):
     """True where some element of the reduced slice is nonzero (False for empty slices)."""
 
     name = "any"
-
-    def onnx(self, b, node):   # via int32: ONNX reductions take no bools
-        x = b.cast(b.cast(node.inputs[0], "bool"), "int32")
-        axis = node.attrs["axis"]
-        axes = None if axis is None else [axis] if isinstance(axis, int) else list(axis)
-        axes = None if not axes or not node.specs[0].shape else axes
-        return b.cast(b.reduce("ReduceSum", x, axes, node.attrs["keepdim"]), "bool")
-
-
+    onnx_reduce = "ReduceSum"
 
 
 @register
