@@ -26,7 +26,38 @@ class _JsonlWriter:
         self._file.close()
 
 
-class VisualDL(Callback):
+class _MetricLogger(Callback):
+    """The bookkeeping VisualDL and WandbCallback share: the global train step, the epoch,
+    and the "train/<metric>" / "eval/<metric>" scalars of a batch's or an evaluation's logs
+    (subclasses write them in `_updates`)."""
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self.epochs = self.params.get("epochs")
+        self.train_metrics = self.params.get("metrics", [])
+        self._is_fit = True
+        self.train_step = 0
+
+    def on_epoch_begin(self, epoch: int | None = None, logs: dict | None = None) -> None:
+        self.steps = self.params.get("steps")
+        self.epoch = epoch
+
+    def _scalars(self, logs: dict, mode: str):
+        """(tag, value) of each metric of `mode` present in `logs`."""
+        for k in getattr(self, f"{mode}_metrics"):
+            value = _scalar(logs.get(k))
+            if value is not None:
+                yield f"{mode}/{k}", value
+
+    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+        self.train_step += 1
+        self._updates(logs or {}, "train")
+
+    def on_eval_begin(self, logs: dict | None = None) -> None:
+        self.eval_steps = (logs or {}).get("steps")
+        self.eval_metrics = (logs or {}).get("metrics", [])
+
+
+class VisualDL(_MetricLogger):
     """Logs the training and evaluation scalars ("train/loss", "eval/acc", ...): train
     scalars at the global step, eval scalars at the epoch.
 
@@ -72,32 +103,12 @@ class VisualDL(Callback):
                           f"`pip install tensorboardX` writes TensorBoard event files")
             return _JsonlWriter(self.log_dir)
 
-    def on_train_begin(self, logs: dict | None = None) -> None:
-        self.epochs = self.params.get("epochs")
-        self.train_metrics = self.params.get("metrics", [])
-        self._is_fit = True
-        self.train_step = 0
-
-    def on_epoch_begin(self, epoch: int | None = None, logs: dict | None = None) -> None:
-        self.steps = self.params.get("steps")
-        self.epoch = epoch
-
     def _updates(self, logs: dict, mode: str) -> None:
         if not _is_rank0():
             return
         step = self.train_step if mode == "train" else self.epoch
-        for k in getattr(self, f"{mode}_metrics"):
-            value = _scalar(logs.get(k))
-            if value is not None:
-                self._writer().add_scalar(tag=f"{mode}/{k}", step=step, value=value)
-
-    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
-        self.train_step += 1
-        self._updates(logs or {}, "train")
-
-    def on_eval_begin(self, logs: dict | None = None) -> None:
-        self.eval_steps = (logs or {}).get("steps")
-        self.eval_metrics = (logs or {}).get("metrics", [])
+        for tag, value in self._scalars(logs, mode):
+            self._writer().add_scalar(tag=tag, step=step, value=value)
 
     def _close(self) -> None:
         if hasattr(self, "writer"):
@@ -113,7 +124,7 @@ class VisualDL(Callback):
             self._close()
 
 
-class WandbCallback(Callback):
+class WandbCallback(_MetricLogger):
     """Logs training and evaluation scalars to Weights & Biases (needs `wandb`).
 
     Args:
@@ -150,38 +161,20 @@ class WandbCallback(Callback):
         return self._run
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        self.epochs = self.params.get("epochs")
-        self.train_metrics = self.params.get("metrics", [])
-        self._is_fit = True
-        self.train_step = 0
+        super().on_train_begin(logs)
         if _is_rank0():
             self.run.define_metric("train/step")
             self.run.define_metric("train/*", step_metric="train/step")
             self.run.define_metric("epoch")
             self.run.define_metric("eval/*", step_metric="epoch")
 
-    def on_epoch_begin(self, epoch: int, logs: dict | None = None) -> None:
-        self.steps = self.params.get("steps")
-        self.epoch = epoch
-
     def _updates(self, logs: dict, mode: str) -> None:
         if not _is_rank0():
             return
         values = ({"train/step": self.train_step} if mode == "train"
                   else {"epoch": getattr(self, "epoch", 0)})
-        for k in getattr(self, f"{mode}_metrics"):
-            value = _scalar(logs.get(k))
-            if value is not None:
-                values[f"{mode}/{k}"] = value
+        values.update(self._scalars(logs, mode))
         self.run.log(values)
-
-    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
-        self.train_step += 1
-        self._updates(logs or {}, "train")
-
-    def on_eval_begin(self, logs: dict | None = None) -> None:
-        self.eval_steps = (logs or {}).get("steps")
-        self.eval_metrics = (logs or {}).get("metrics", [])
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if _is_rank0():
