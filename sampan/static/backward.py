@@ -12,7 +12,7 @@ from ..ops.opdef import REGISTRY
 from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
 from .builder import append_op, build_into, to_variable
 from .control_flow_grad import StaticBlocks
-from .program import Variable
+from .program import Variable, device_scope
 from ..framework.tensor import is_variable
 
 
@@ -77,7 +77,8 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     # stop_gradient=False (`x.grad_name`), so those get `@GRAD` variables too
     leaves = [v for v in block.vars.values() if not v.stop_gradient
               and (v.is_data or v._sg_explicit) and v.name not in param_names]
-    with build_into(block):
+    producers = [op for op in block.ops if loss.name in op.output_arg_names]
+    with build_into(block), device_scope(producers[-1].op_device if producers else ""):
         seed = append_op(REGISTRY["full_like"], (loss,), {"fill_value": 1.0, "dtype": None},
                          out_names=[_grad_name(block, loss.name)])
         grads = _backward(block, [loss], [seed], params + leaves, set(_names(no_grad_set)))
@@ -183,7 +184,8 @@ def _backward(block, targets, seeds, inputs, no_grad) -> list:
         state.taken.add(g.name)
         state.add(t.name, g)
     for op in path:
-        _backprop_op(op, block, state, req)
+        with device_scope(op.op_device):   # as Paddle: a grad op runs where its op ran
+            _backprop_op(op, block, state, req)
     return [state.final_for_input(v.name) for v in inputs]
 
 

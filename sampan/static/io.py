@@ -91,6 +91,7 @@ def program_to_dict(program: Program) -> dict:
         ops = [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
                 "attrs": {k: _json_attr(a) for k, a in op.attrs.items()},
                 **({"namescope": op.namescope} if op.namescope != "/" else {}),
+                **({"op_device": op.op_device} if op.op_device else {}),
                 **({"loc": list(op.loc)} if op.loc else {})}
                for op in block.ops]
         blocks.append({"idx": block.idx, "parent": block.parent_idx, "vars": vars_,
@@ -136,7 +137,8 @@ def program_from_dict(d: dict) -> Program:
         for od in bd["ops"]:
             block.ops.append(Operator(block, od["type"], od["inputs"], od["outputs"],
                                       od["attrs"], od.get("namescope", "/"),
-                                      tuple(od["loc"]) if od.get("loc") else None))
+                                      tuple(od["loc"]) if od.get("loc") else None,
+                                      od.get("op_device", "")))
         program.blocks.append(block)
     return program
 

@@ -15,7 +15,7 @@ from ..utils import unique_name
 from .builder import append_op, build_into, building_active
 from .executor import global_scope
 from .input import static_mode_error
-from .program import default_main_program, default_startup_program
+from .program import default_main_program, default_startup_program, device_scope
 from ..framework.tensor import is_variable
 
 
@@ -40,13 +40,30 @@ def load_from_file(path: str) -> bytes:
         return f.read()
 
 
-_DEVICE = [None]
-
-
 @contextlib.contextmanager
 def device_guard(device=None):
-    """Place the ops built inside on `device` ('cpu', 'gpu', 'gpu:0', 'xpu', 'dcu', '' or
-    None). sampan runs everything on the CPU, so only the device string is checked."""
+    """Place the static ops built inside on `device`: each records it as its `op_device`
+    attr (`op.attr("op_device")`; None or '' record "" as outside any guard).
+
+    Args:
+        device (str|None): 'cpu', 'gpu', 'gpu:0', 'xpu', 'dcu', '' or None.
+
+    The Executor runs every op on the CPU whatever its device; the attr drives
+    `Executor.split_program_by_device` and the heterogeneous parameter server.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.enable_static()
+        >>> main, startup = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, startup):
+        ...     x = paddle.static.data("x", [2], "float32")
+        ...     with paddle.static.device_guard("gpu:0"):
+        ...         y = x + 1.0
+        ...     z = y * 2.0
+        >>> [op.attr("op_device") for op in main.global_block().ops]
+        ['gpu:0', '']
+        >>> paddle.disable_static()
+    """
     name, index = device, None
     if device is not None and not isinstance(device, str):
         raise TypeError(f"device_guard: device must be a str or None, got "
@@ -62,11 +79,8 @@ def device_guard(device=None):
         raise ValueError(f"device_guard: the Attr(device) should be 'cpu', 'xpu', 'dcu', "
                          f"'gpu', and it can also be empty string or None when there is no "
                          f"need to specify device. But received {device!r}")
-    _DEVICE.append(device)
-    try:
+    with device_scope(device or ""):
         yield
-    finally:
-        _DEVICE.pop()
 
 
 # --- ExponentialMovingAverage -----------------------------------------------------------------

@@ -24,10 +24,12 @@ class Operator:
     """One op: type (OpDef name), inputs {slot: [var names]}, outputs {name: [var names]},
     attrs (defaults merged, JSON-serializable)."""
 
-    __slots__ = ("block", "type", "inputs", "outputs", "attrs", "namescope", "loc")
+    __slots__ = ("block", "type", "inputs", "outputs", "attrs", "namescope", "loc",
+                 "op_device")
 
     def __init__(self, block, type: str, inputs: dict, outputs: dict, attrs: dict,
-                 namescope: str | None = None, loc: tuple | None = None) -> None:
+                 namescope: str | None = None, loc: tuple | None = None,
+                 op_device: str | None = None) -> None:
         self.block = block
         self.type = type
         self.inputs = inputs
@@ -38,6 +40,10 @@ class Operator:
         self.namescope = current_name_scope() if namescope is None else namescope
         # (file, line) of the user code that built the op, for run-time error messages
         self.loc = loc
+        # static.device_guard at creation ("cpu", "gpu:0"; "" outside a guard): Paddle's
+        # op_device attr, read by Executor.split_program_by_device (heterogeneous PS); every
+        # op still runs on the CPU here
+        self.op_device = current_device() if op_device is None else op_device
 
     def input(self, slot: str) -> list:
         return list(self.inputs.get(slot, []))
@@ -54,12 +60,28 @@ class Operator:
         return [n for names in self.outputs.values() for n in names]
 
     def attr(self, name: str):
-        if name == "op_namescope" and name not in self.attrs:
-            return self.namescope
+        if name not in self.attrs:
+            if name == "op_namescope":
+                return self.namescope
+            if name == "op_device":
+                return self.op_device
         return self.attrs[name]
 
     def has_attr(self, name: str) -> bool:
-        return name in self.attrs or name == "op_namescope"
+        return name in self.attrs or name in ("op_namescope", "op_device")
+
+    def _set_attr(self, name: str, value) -> None:
+        """Set attr `name` (op_device and op_namescope are kept beside the kernel attrs)."""
+        if name == "op_device" and name not in self.attrs:
+            if not isinstance(value, str):
+                raise TypeError(f"Operator._set_attr: op_device must be a str, got "
+                                f"{type(value).__name__}")
+            self.op_device = value
+        elif name == "op_namescope" and name not in self.attrs:
+            self.namescope = value
+        else:
+            self.attrs[name] = value
+        self.block.program._bump()
 
     def to_string(self) -> str:
         """`%out = type(slot=%var, list=[%a, %b], attr=value)`; attrs equal to the OpDef
@@ -81,6 +103,8 @@ class Operator:
             if key in defaults and defaults[key] == value:
                 continue
             args.append(f"{key}={json.dumps(value, default=str)}")
+        if self.op_device:
+            args.append(f"op_device={json.dumps(self.op_device)}")
         return f"{outs} = {self.type}({', '.join(args)})"
 
     def __repr__(self) -> str:
@@ -279,7 +303,8 @@ class Program:
                     if opdef is not None:
                         attrs.update(opdef.test_attrs)
                 nb.ops.append(Operator(nb, op.type, _copy_slots(op.inputs),
-                                       _copy_slots(op.outputs), attrs, op.namescope, op.loc))
+                                       _copy_slots(op.outputs), attrs, op.namescope, op.loc,
+                                       op.op_device))
             new.blocks.append(nb)
         new._is_test = for_test or self._is_test
         return new
@@ -332,6 +357,7 @@ class _Local(threading.local):
         self.main = None        # None: the process-wide default
         self.startup = None
         self.name_scopes = []   # the open name_scope paths, innermost last
+        self.devices = []       # the open device_guard devices, innermost last
 
 
 _Current = _Local()
@@ -340,6 +366,23 @@ _Current = _Local()
 def current_name_scope() -> str:
     """The innermost open name_scope path ("/" outside any)."""
     return _Current.name_scopes[-1] if _Current.name_scopes else "/"
+
+
+def current_device() -> str:
+    """The device of the innermost open static.device_guard ("" outside any, or inside
+    device_guard(None))."""
+    return _Current.devices[-1] if _Current.devices else ""
+
+
+@contextlib.contextmanager
+def device_scope(device: str):
+    """Record `device` on the Operators built inside (the state under static.device_guard;
+    append_backward gives each gradient op its forward op's device)."""
+    _Current.devices.append(device)
+    try:
+        yield
+    finally:
+        _Current.devices.pop()
 
 
 def default_main_program() -> Program:
