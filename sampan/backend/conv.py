@@ -19,6 +19,7 @@ import math
 
 from .conv_flat import _FlatGeometry, _ShiftPlan, _flat_layout  # noqa: F401 (tests use them)
 from .conv_depthwise import depthwise_shift_conv, depthwise_shift_weight
+from .conv_small import small_conv2d
 from .threads import run_parts
 from .window import (conv_out_len, col2im_array, im2col_array, multi_range, pad_spatial,
                      pad_pairs, window_view)
@@ -239,6 +240,10 @@ def conv_array(xp, x, w, stride, pads, dilation, groups):
     if own is not None:
         return own(x, w, stride, pads, dilation, groups)
     n, c = x.shape[:2]
+    if n == 1 and groups == 1 and x.ndim == 4 and x.size and w.size:
+        out = small_conv2d(x, w, stride, pads, dilation)
+        if out is not None:
+            return out
     o, cg = w.shape[:2]
     kernel = w.shape[2:]
     kp = math.prod(kernel)
