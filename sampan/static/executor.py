@@ -235,6 +235,20 @@ class Executor:
         run_from_dataset(self, "infer_from_dataset", program, dataset, scope, fetch_list,
                          fetch_info, print_period, fetch_handler)
 
+    def split_program_by_device(self, program):
+        """The heter section of `program` (see static.heter.split_program_by_device):
+        [start, end, send_list, recv_list, pruned program], or None."""
+        from .heter import split_program_by_device
+        return split_program_by_device(program)
+
+    def start_heter_trainer(self, program=None, scope=None, debug=False, fetch_list=None,
+                            fetch_info=None, print_period=100, fetch_handler=None):
+        """On a heter worker: serve the heter section of `program` to the trainers until
+        all of them stopped (see static.heter.start_heter_trainer)."""
+        from .heter import start_heter_trainer
+        return start_heter_trainer(self, program, scope, debug, fetch_list, fetch_info,
+                                   print_period, fetch_handler)
+
 
 def _top_plan(program: Program, plans: dict, feed_names: tuple, fetch_names: tuple) -> Plan:
     """The cached plan of the global block (compiled on a miss; plans of an older program
