@@ -6,6 +6,7 @@ rules are written in sampan ops.
 """
 from __future__ import annotations
 
+from ..backend import numpy_ as _host
 from .dispatch import call
 from .opdef import OpDef, TensorSpec, register
 
@@ -251,11 +252,40 @@ def _no_second_order(api: str):
 def _bn_global(xp, x, x3, running_mean, running_var, weight, bias, epsilon):
     """batch_norm on running statistics (eval / use_global_stats): one fused per-channel
     scale and shift, out = x * scale + shift with scale = weight / sqrt(var + epsilon) and
-    shift = bias - mean * scale, computed on the [C] vectors first (PyTorch's eval form).
-    NOTE: every [C] step writes into a fresh array in place; at batch 1 the ~10 tiny
-    NumPy calls cost as much as the two passes over x."""
-    dt = x.dtype
-    mean = running_mean.astype(dt)                      # a copy: the saved_mean output
+    shift = bias - mean * scale (PyTorch's eval form), the factors from `_bn_factors`."""
+    a, c, b = x3.shape
+    mean, invstd, srow, hrow = _bn_factors(xp, x.dtype, b, running_mean, running_var, weight,
+                                           bias, epsilon)
+    if srow.ndim == 2:  # large [C * B]: [C, 1] broadcasting, no repeated rows held
+        out = x3.reshape(c, b) * srow if a == 1 else x3 * srow
+    else:               # rows of [C * B] are ~2x faster than broadcasting [C, 1]
+        out = x3.reshape(a, c * b) * srow
+    out += hrow
+    return (out.reshape(x.shape), mean.copy(), invstd.copy(), running_mean.copy(),
+            running_var.copy())
+
+
+# The eval factors of a batch_norm, memoised by the exact bytes of its [C] inputs (so a
+# changed statistic or parameter is a new key, never a stale hit): at batch 1 the ~10 tiny
+# [C] NumPy calls and the row repeats cost as much as the passes over x. Host arrays only
+# (reading a device array's bytes would synchronise); entries are never written after
+# they are stored (results are fresh arrays or copies).
+_FACTORS: dict = {}
+_FACTORS_BYTES = [0]
+_FACTORS_MAX = 16 << 20
+_ROWS_MAX = 1 << 20   # larger [C * B] rows are not held: [C, 1] broadcasting instead
+
+
+def _bn_factors(xp, dt, b: int, running_mean, running_var, weight, bias, epsilon):
+    """(mean, invstd, scale rows, shift rows) for x's dtype dt and B values per channel."""
+    key = None
+    if xp is _host and running_mean.__class__ is _host.ndarray:
+        key = (dt, b, epsilon) + tuple(None if v is None else (v.dtype, v.tobytes())
+                                       for v in (running_mean, running_var, weight, bias))
+        hit = _FACTORS.get(key)
+        if hit is not None:
+            return hit
+    mean = running_mean.astype(dt)
     invstd = running_var.astype(dt) + dt.type(epsilon)
     xp.sqrt(invstd, out=invstd)
     xp.reciprocal(invstd, out=invstd)
@@ -265,14 +295,18 @@ def _bn_global(xp, x, x3, running_mean, running_var, weight, bias, epsilon):
         xp.negative(shift, out=shift)
     else:
         xp.subtract(bias.astype(dt, copy=False), shift, out=shift)
-    a, c, b = x3.shape
-    if a == 1:  # one sample: [C, 1] broadcasting beats repeating rows (no [C * B] copies)
-        out = x3.reshape(c, b) * scale[:, None]
-        out += shift[:, None]
-    else:       # rows of [C * B] are ~1.5x faster than broadcasting along a middle axis
-        out = x3.reshape(a, c * b) * _rows(xp, scale, b)
-        out += _rows(xp, shift, b)
-    return (out.reshape(x.shape), mean, invstd, running_mean.copy(), running_var.copy())
+    if scale.size * b * dt.itemsize > _ROWS_MAX:
+        entry = (mean, invstd, scale[:, None], shift[:, None])
+    else:
+        entry = (mean, invstd, _rows(xp, scale, b), _rows(xp, shift, b))
+    if key is not None:
+        size = sum(v.nbytes for v in entry)
+        if _FACTORS_BYTES[0] + size > _FACTORS_MAX:
+            _FACTORS.clear()
+            _FACTORS_BYTES[0] = 0
+        _FACTORS[key] = entry
+        _FACTORS_BYTES[0] += size
+    return entry
 
 
 def _channel_3d(a, data_format: str):
