@@ -61,9 +61,9 @@ def test_no_heter_section_warns_and_returns_none(capsys):
         static.Executor().split_program_by_device("main")
 
 
-def build_wide_deep(optimizer=None, seed: int = 3):
+def build_wide_deep(make_opt=None, seed: int = 3):
     """Paddle's heter-PS shape: embedding + pooling on cpu, the dense tower on gpu, the loss
-    on cpu; trained with `optimizer` (default SGD(0.1)). Returns (main, startup, vars)."""
+    on cpu; trained with make_opt() (default SGD(0.1)). Returns (main, startup, vars)."""
     main, startup = static.Program(), static.Program()
     main.random_seed = startup.random_seed = seed
     with static_guard(main, startup):
@@ -82,7 +82,7 @@ def build_wide_deep(optimizer=None, seed: int = 3):
                                bias_attr=paddle.ParamAttr(name="fc1.b"))
         with static.device_guard("cpu"):
             loss = paddle.mean(paddle.square(out - label))
-        (optimizer or paddle.optimizer.SGD(0.1)).minimize(loss)
+        (make_opt or (lambda: paddle.optimizer.SGD(0.1)))().minimize(loss)
     return main, startup, {"pooled": pooled, "loss": loss, "out": out}
 
 

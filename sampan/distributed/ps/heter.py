@@ -1,0 +1,128 @@
+"""The heterogeneous parameter server's transports: how a trainer's `send_and_recv` op
+reaches the heter worker serving its section (Executor.start_heter_trainer) and how the
+answer comes back. `LocalHeter` is in-process (threads: tests, single-machine runs);
+`MPIHeterClient` / `MPIHeterServer` go over MPI (channel.py). Every wait has a deadline: a
+worker that does not answer, or trainers that never stop, become a TimeoutError naming them.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+
+from ...ops import heter as heter_ops
+from .channel import Channel
+
+__all__ = ["LocalHeter", "MPIHeterClient", "MPIHeterServer", "HETER_REQUEST", "HETER_REPLY"]
+
+HETER_REQUEST, HETER_REPLY = 7311, 7312
+
+
+def _answer(who: str, reply):
+    status, value = reply
+    if status != "ok":
+        raise RuntimeError(f"{who}: {value}")
+    return value
+
+
+class LocalHeter:
+    """One heter worker and `trainer_num` trainers in one process (threads). `enter()`
+    makes it this process's heter client and server; trainers call `stop_worker(rank)` when
+    done, and the worker's start_heter_trainer returns once all of them did.
+
+    Args:
+        trainer_num (int): how many trainers the worker waits for.
+        timeout (float): seconds any wait may take.
+    """
+
+    def __init__(self, trainer_num: int = 1, timeout: float = 60.0) -> None:
+        if isinstance(trainer_num, bool) or not isinstance(trainer_num, int) \
+                or trainer_num < 1:
+            raise ValueError(f"LocalHeter: trainer_num must be a positive int, got "
+                             f"{trainer_num!r}")
+        self.trainer_num = trainer_num
+        self.timeout = float(timeout)
+        self._requests: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._stopped: set = set()
+
+    def enter(self) -> "LocalHeter":
+        heter_ops.set_heter_client(self)
+        heter_ops.set_heter_server(self)
+        return self
+
+    # --- the trainers' side -----------------------------------------------------------
+    def _call(self, request, what: str):
+        reply_box: queue.Queue = queue.Queue(maxsize=1)
+        self._requests.put((reply_box, request))
+        try:
+            return reply_box.get(timeout=self.timeout)
+        except queue.Empty:
+            raise TimeoutError(f"heter trainer: {what} got no answer from the heter worker "
+                               f"within {self.timeout:g} s (is start_heter_trainer "
+                               f"running?)") from None
+
+    def send_and_recv(self, message_name: str, feed: dict, names: list) -> list:
+        """Run section `message_name` on the worker with `feed`; the values of `names`."""
+        reply = self._call(("run", message_name, feed, list(names)), "send_and_recv")
+        return _answer("send_and_recv", reply)
+
+    def stop_worker(self, rank: int = 0) -> None:
+        """Trainer `rank` is done (the worker stops once every trainer is)."""
+        with self._lock:
+            if rank in self._stopped:
+                return
+            self._stopped.add(rank)
+        _answer("stop_worker", self._call(("stop", rank), "stop_worker"))
+
+    # --- the worker's side ------------------------------------------------------------
+    def recv(self) -> tuple:
+        """(reply box, request) of the next request."""
+        try:
+            return self._requests.get(timeout=self.timeout)
+        except queue.Empty:
+            raise TimeoutError(f"heter worker: no request from any trainer within "
+                               f"{self.timeout:g} s; trainers "
+                               f"{sorted(set(range(self.trainer_num)) - self._stopped)} have "
+                               f"not called stop_worker()") from None
+
+    def reply(self, source, status: str, value) -> None:
+        source.put((status, value))
+
+
+class MPIHeterClient:
+    """A trainer's heter client over MPI: requests go to MPI rank `worker_rank`."""
+
+    def __init__(self, comm, worker_rank: int, rank: int, timeout: float) -> None:
+        self.channel = Channel(comm, f"heter trainer {rank}", timeout)
+        self.worker_rank, self.rank = worker_rank, rank
+        self._stopped = False
+
+    def send_and_recv(self, message_name: str, feed: dict, names: list) -> list:
+        self.channel.send(("run", message_name, feed, list(names)), self.worker_rank,
+                          HETER_REQUEST)
+        reply = self.channel.recv(self.worker_rank, HETER_REPLY,
+                                  f"send_and_recv to heter worker rank {self.worker_rank}")
+        return _answer("send_and_recv", reply)
+
+    def stop_worker(self, rank: int | None = None) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        self.channel.send(("stop", self.rank), self.worker_rank, HETER_REQUEST)
+        _answer("stop_worker", self.channel.recv(self.worker_rank, HETER_REPLY,
+                                                 "stop_worker at the heter worker"))
+        self.channel.flush("stop_worker")
+
+
+class MPIHeterServer:
+    """A heter worker's server over MPI: requests from any rank, answers to the sender."""
+
+    def __init__(self, comm, trainer_num: int, timeout: float) -> None:
+        self.channel = Channel(comm, "heter worker", timeout)
+        self.trainer_num = trainer_num
+
+    def recv(self) -> tuple:
+        return self.channel.recv_any(HETER_REQUEST, "waiting for trainers' requests")
+
+    def reply(self, source: int, status: str, value) -> None:
+        self.channel.send((status, value), source, HETER_REPLY)
