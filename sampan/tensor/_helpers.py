@@ -113,8 +113,8 @@ def make_inplace(fn, api: str):
         if list(result.shape) != list(x.shape) and not getattr(fn, "_reshapes", False):
             raise ValueError(f"{api}: the result shape {result.shape} differs from x's shape "
                              f"{x.shape}; an in-place op cannot change the shape of x")
-        if result.dtype != x.dtype:
-            result = result.astype(x.dtype)
+        if result.dtype != x.dtype and result.dtype.name != "bool":
+            result = result.astype(x.dtype)  # comparisons make x bool, as in Paddle 3.3.1
         return x._rebind(result)
     inplace.__name__ = api
     inplace.__doc__ = f"In-place version of `{fn.__name__}`: updates x and returns it."
