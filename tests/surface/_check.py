@@ -59,6 +59,14 @@ def compare(expected, got, random: bool = False, rtol: float = 1e-5, atol: float
         np.testing.assert_array_equal(g, e, err_msg=where)
 
 
+def params(cases) -> list:
+    """pytest parameters for every case id of `cases`; ids in `cases.XFAIL` are strict xfails."""
+    import pytest
+    xfail = getattr(cases, "XFAIL", {})
+    return [pytest.param(cid, marks=pytest.mark.xfail(strict=True, reason=xfail[cid]))
+            if cid in xfail else cid for cid in sorted(cases.CASES)]
+
+
 def check_case(paddle, cases, values, cid: str, rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """Run case `cid` of module `cases` on sampan and compare with Paddle's recorded result."""
     expected = values[cid]

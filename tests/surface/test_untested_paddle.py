@@ -6,10 +6,10 @@ import pytest
 
 import sampan as paddle
 from tests.surface import cases_paddle as cases
-from tests.surface._check import check_case
+from tests.surface._check import check_case, params
 from tests.surface.paddle_values import VALUES
 
 
-@pytest.mark.parametrize("cid", sorted(cases.CASES))
+@pytest.mark.parametrize("cid", params(cases))
 def test_case_matches_paddle(cid):
     check_case(paddle, cases, VALUES, cid)
