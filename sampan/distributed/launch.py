@@ -4,13 +4,16 @@ and watch them: a rank that raises or dies makes the launcher stop the others an
 non-zero, naming the rank and showing its traceback. Accepts Paddle's launch arguments.
 Parameter-server jobs: `--server_num S --trainer_num T` (or `--servers`/`--trainers`
 endpoint lists): MPI ranks 0..S-1 are servers, the rest trainers, with Paddle's PS variables.
+Heterogeneous PS jobs add `--heter_worker_num H` (or `--heter_workers` endpoints) and
+`--heter_devices gpu`: H heter workers after the trainers (TRAINING_ROLE=HETER_TRAINER);
+such a job may have no server (the trainers then keep their tables in-process).
 """
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .job import Job, ps_env
+from .job import _BASE_PORT, Job, ps_env
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -22,7 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     for name in ("--master", "--rank", "--nnodes", "--job_id", "--run_mode", "--devices",
                  "--gpus", "--xpus", "--log_level", "--host", "--servers", "--trainers",
                  "--workers", "--server_num", "--trainer_num", "--worker_num", "--elastic_level", "--elastic_timeout",
-                 "--max_restart", "--legacy", "--selected_gpus", "--started_port"):
+                 "--max_restart", "--legacy", "--selected_gpus", "--started_port",
+                 "--heter_worker_num", "--heter_workers", "--heter_devices"):
         p.add_argument(name, type=str, default=None)
     p.add_argument("training_script", type=str)
     p.add_argument("training_script_args", nargs=argparse.REMAINDER)
@@ -63,7 +67,7 @@ def ps_roles(args):
         _count(args, "worker_num", ())
     if not servers and not trainers:
         return None
-    if servers < 1 or trainers < 1:
+    if (servers < 1 and not _heter_count(args)) or trainers < 1:
         raise SystemExit(f"paddle.distributed.launch: a parameter-server job needs at least "
                          f"one server and one trainer, got --server_num {servers} "
                          f"--trainer_num {trainers}")
@@ -72,15 +76,43 @@ def ps_roles(args):
     return servers, trainers
 
 
+def _heter_count(args) -> int:
+    return _count(args, "heter_worker_num", ("heter_workers",))
+
+
+def _heter_env(env: dict, rank: int, first: int, count: int, host: str, device: str) -> dict:
+    """`env` (a trainer's) with the heter workers' variables; rank >= first: a heter worker."""
+    heters = [f"{host}:{_BASE_PORT + 200 + i}" for i in range(count)]
+    env = dict(env, PADDLE_ALL_HETER_TRAINER_IP_PORT_LIST=",".join(heters),
+               HETER_DEVICE_TYPE=device)
+    if rank >= first:
+        me = heters[rank - first]
+        env.pop("PADDLE_TRAINER_ID", None)
+        env.update({"TRAINING_ROLE": "HETER_TRAINER", "PADDLE_ROLE": "HETER_TRAINER",
+                    "PADDLE_PORT": me.split(":")[1], "PADDLE_CURRENT_ENDPOINT": me,
+                    "STAGE_ID": "2", "STAGE_NUM": "2",
+                    "PADDLE_STAGE_TRAINERS_NUM": env["PADDLE_TRAINERS_NUM"]})
+    return env
+
+
 def _job(args) -> Job:
     tail = ["--script", args.training_script] + list(args.training_script_args)
     roles = ps_roles(args)
     if roles is None:
         return Job(_nprocs(args), tail, args.ips)
     servers, trainers = roles
-    n = servers + trainers
-    labels = [f"server {r}" if r < servers else f"trainer {r - servers}" for r in range(n)]
-    envs = [ps_env(r, servers, trainers, args.ips) for r in range(n)]
+    heters = _heter_count(args)
+    n = servers + trainers + heters
+    labels = [f"server {r}" if r < servers else f"trainer {r - servers}"
+              if r < servers + trainers else f"heter worker {r - servers - trainers}"
+              for r in range(n)]
+    envs = [ps_env(min(r, servers + trainers - 1), servers, trainers, args.ips)
+            for r in range(n)]
+    if heters:
+        device = (args.heter_devices or "gpu").split(";")[0]
+        host = args.ips.split(",")[0] or "127.0.0.1"
+        envs = [_heter_env(e, r, servers + trainers, heters, host, device)
+                for r, e in enumerate(envs)]
     return Job(n, tail, args.ips, envs=envs, labels=labels)
 
 

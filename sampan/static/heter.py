@@ -342,3 +342,16 @@ def _report(fetch_handler, info: list, values: list) -> None:
         print(f"time: [{time.strftime('%Y-%m-%d %H:%M:%S')}], " +
               ", ".join(f"{n}[{np.size(v)}]:{np.asarray(v).ravel().tolist()}"
                         for n, v in zip(info, values)))
+
+
+def make_trainer_program(program: Program, fetch_list=None) -> HeterPlan:
+    """Turn `program` itself into its heter trainer program (as a heter PS trainer runs
+    it: fleet's minimize on a trainer); returns the plan."""
+    plan = heter_programs(program, fetch_list)
+    trainer = plan.trainer
+    program.blocks = trainer.blocks
+    for block in program.blocks:
+        block.program = program
+    program._consts = trainer._consts
+    program._bump()
+    return plan

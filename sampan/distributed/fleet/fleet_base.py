@@ -9,6 +9,7 @@ from ..comm import DEFAULT_TIMEOUT, MpiComm
 from ..env import _init_mpi_with_watchdog, init_parallel_env
 from ..parallel import DataParallel
 from ..ps import client as ps_client
+from ..ps import heter as ps_heter
 from ..ps.channel import Channel
 from ..ps.server import PSServer
 from .ps_dygraph import DistributedEmbedding, PSOptimizer, convert_embeddings, server_rule
@@ -75,7 +76,7 @@ class Fleet:
         self._embeddings, self._optimizer = [], None
         if role_maker._is_collective:
             init_parallel_env()
-        elif role_maker._server_num() > 0:
+        elif role_maker._server_num() > 0 or role_maker._heter_worker_num() > 0:
             if self._world is None:
                 self._start_mpi()
         elif role_maker._worker_num() > 1:
@@ -87,21 +88,24 @@ class Fleet:
     def _start_mpi(self) -> None:
         role = self._role
         servers, trainers = role._server_num(), role._worker_num()
+        heters = role._heter_worker_num()
         # starting (imports, MPI_Init) may take long on a loaded machine: at least 60 s
         start_limit = max(self.timeout, 60.0)
         MPI = _init_mpi_with_watchdog(start_limit)
         world = MPI.COMM_WORLD
-        if world.Get_size() != servers + trainers:
-            raise RuntimeError(f"fleet.init: the job has {servers} servers and {trainers} "
-                               f"trainers but MPI started {world.Get_size()} processes "
-                               f"(start it with paddle.distributed.launch --server_num "
-                               f"{servers} --trainer_num {trainers})")
+        if world.Get_size() != servers + trainers + heters:
+            raise RuntimeError(f"fleet.init: the job has {servers} servers, {trainers} "
+                               f"trainers and {heters} heter workers but MPI started "
+                               f"{world.Get_size()} processes (start it with "
+                               f"paddle.distributed.launch --server_num {servers} "
+                               f"--trainer_num {trainers} --heter_worker_num {heters})")
         if world.Get_rank() != role._mpi_rank():
             raise RuntimeError(f"fleet.init: {role.to_string()} should be MPI rank "
                                f"{role._mpi_rank()}, is {world.Get_rank()}")
         MpiComm(world, 0, start_limit).barrier()   # everyone joined, or TimeoutError
         self._world = world
-        sub = world.Split(1 if role._is_server() else 0, world.Get_rank())
+        sub = world.Split(2 if role._is_heter_worker() else 1 if role._is_server() else 0,
+                          world.Get_rank())
         self._role_comm = MpiComm(sub, 0, self.timeout)
 
     def _comm_of(self, api: str, world: str):
@@ -139,8 +143,10 @@ class Fleet:
         return self._need("is_worker")._is_worker()
 
     def is_server(self) -> bool:
-        """Whether this process is a parameter server."""
-        return self._need("is_server")._is_server()
+        """Whether this process is a parameter server (or, as in Paddle 2.x, a heter
+        worker: init_server/run_server serve its heter section)."""
+        role = self._need("is_server")
+        return role._is_server() or role._is_heter_worker()
 
     def is_first_worker(self) -> bool:
         """Whether this process is trainer 0."""
@@ -200,7 +206,9 @@ class Fleet:
             return
         if not role._is_worker():
             raise RuntimeError("fleet.init_worker: this process is a server")
-        if self._world is None:
+        if self._world is not None and role._heter_worker_num():
+            ps_heter.enter_trainer(self._world, role, self.timeout)
+        if self._world is None or not role._server_num():
             client = ps_client.LocalPS(sync=self._mode() == "sync")
         else:
             channel = Channel(self._world, f"trainer {role._worker_index()}", self.timeout)
@@ -217,6 +225,7 @@ class Fleet:
     def stop_worker(self) -> None:
         """Tell the servers this trainer is done; they leave run_server once all are."""
         self._ps("stop_worker")
+        ps_heter.stop_trainer()
         client = ps_client._CLIENT["client"]
         if client is not None:
             client.stop()
@@ -228,6 +237,12 @@ class Fleet:
         (what save_persistables wrote), tables and dense parameters start from the saved
         values as they are created."""
         role = self._ps("init_server")
+        if role._is_heter_worker() and self._world is not None:
+            self._server = ps_heter.enter_worker(self._world, role, self.timeout)
+            if self._programs is not None:
+                from ...static import Executor
+                Executor().run(self._programs["startup"])
+            return
         if not role._is_server() or self._world is None:
             raise RuntimeError("fleet.init_server: this process is not a parameter server "
                                "(start the job with paddle.distributed.launch --server_num)")
@@ -250,6 +265,14 @@ class Fleet:
         """Serve the trainers until every one called stop_worker."""
         if self._server is None:
             raise RuntimeError("fleet.run_server: call fleet.init_server() first")
+        if self._role._is_heter_worker():
+            if self._programs is None:
+                raise RuntimeError("fleet.run_server: a heter worker serves the program of "
+                                   "fleet.distributed_optimizer(...).minimize(loss); call it "
+                                   "first (static mode)")
+            from ...static import Executor
+            Executor().start_heter_trainer(self._programs["main"])
+            return
         if self._programs is None:
             self._server.run()
             return
@@ -271,6 +294,12 @@ class Fleet:
         result = inner.minimize(loss, startup_program, parameters, no_grad_set)
         main = loss.block.program
         startup = startup_program or default_startup_program()
+        if self._role._is_heter_parameter_server_mode:
+            if self._role._is_heter_worker():   # serves main's heter section as it is
+                self._programs = {"main": main, "startup": startup}
+                return result
+            from ...static.heter import make_trainer_program
+            make_trainer_program(main, [loss])
         trainer, server = transpile(main, startup, self._strategy, self._role)
         self._programs = {"trainer": trainer, "server": server, "startup": startup}
         return result

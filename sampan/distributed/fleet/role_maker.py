@@ -1,7 +1,9 @@
 """Role makers: who this process is in a fleet job. PaddleCloudRoleMaker reads the
 environment the launcher sets (collective: PADDLE_TRAINER_ID/PADDLE_TRAINERS_NUM; parameter
 server: TRAINING_ROLE, PADDLE_PSERVERS_IP_PORT_LIST, POD_IP + PADDLE_PORT, ...);
-UserDefinedRoleMaker takes the same facts as arguments.
+UserDefinedRoleMaker takes the same facts as arguments. A heterogeneous PS job adds heter
+workers (TRAINING_ROLE=HETER_TRAINER, PADDLE_ALL_HETER_TRAINER_IP_PORT_LIST, HETER_DEVICE_TYPE):
+MPI ranks after the trainers.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ class RoleMakerBase:
         self._worker_count = 1
         self._server_endpoints: list = []
         self._worker_endpoints: list = []
+        self._heter_endpoints: list = []
+        self._heter_device = ""
 
     def _is_worker(self) -> bool:
         return self._role == Role.WORKER
@@ -59,16 +63,37 @@ class RoleMakerBase:
     def _get_pserver_endpoints(self) -> list:
         return list(self._server_endpoints)
 
+    def _is_heter_worker(self) -> bool:
+        return self._role == Role.HETER_WORKER
+
+    def _heter_worker_num(self) -> int:
+        return len(self._heter_endpoints)
+
+    def _get_heter_worker_endpoints(self) -> list:
+        return list(self._heter_endpoints)
+
+    def _heter_device_type(self) -> str:
+        """The heter workers' device ("gpu", "xpu" or "cpu"; "" without heter workers)."""
+        return self._heter_device
+
+    @property
+    def _is_heter_parameter_server_mode(self) -> bool:
+        return bool(self._heter_endpoints)
+
     def _get_trainer_endpoints(self) -> list:
         return list(self._worker_endpoints)
 
     def _mpi_rank(self) -> int:
-        """This process's rank in the MPI job the launcher started: servers first."""
+        """This process's rank in the MPI job the launcher started: servers first, then
+        trainers, then heter workers."""
+        if self._is_heter_worker():
+            return self._server_num() + self._worker_num() + self._current_id
         return self._current_id + (0 if self._is_server() else self._server_num())
 
     def to_string(self) -> str:
         """The role facts as text."""
-        role = {Role.WORKER: "WORKER", Role.SERVER: "SERVER"}.get(self._role, str(self._role))
+        role = {Role.WORKER: "WORKER", Role.SERVER: "SERVER",
+                Role.HETER_WORKER: "HETER_WORKER"}.get(self._role, str(self._role))
         return (f"role: {role}, current_id: {self._current_id}, worker_num: "
                 f"{self._worker_num()}, server_endpoints: {self._server_endpoints}, "
                 f"worker_endpoints: {self._worker_endpoints}, collective: "
@@ -101,6 +126,12 @@ class PaddleCloudRoleMaker(RoleMakerBase):
             return
         training_role = env.get("TRAINING_ROLE", "TRAINER")
         self._server_endpoints = _split(env.get("PADDLE_PSERVERS_IP_PORT_LIST", ""))
+        self._heter_endpoints = _split(env.get("PADDLE_ALL_HETER_TRAINER_IP_PORT_LIST", ""))
+        if self._heter_endpoints:
+            self._heter_device = env.get("HETER_DEVICE_TYPE", "gpu").lower()
+            if self._heter_device not in ("cpu", "gpu", "xpu"):
+                raise ValueError(f"PaddleCloudRoleMaker: HETER_DEVICE_TYPE should be cpu, gpu "
+                                 f"or xpu, got {self._heter_device!r}")
         if training_role == "TRAINER":
             self._role = Role.WORKER
             self._current_id = int(env.get("PADDLE_TRAINER_ID") or 0)
@@ -112,9 +143,18 @@ class PaddleCloudRoleMaker(RoleMakerBase):
                                  f"{me!r} is not in PADDLE_PSERVERS_IP_PORT_LIST "
                                  f"{self._server_endpoints}")
             self._current_id = self._server_endpoints.index(me)
+        elif training_role == "HETER_TRAINER":
+            self._role = Role.HETER_WORKER
+            me = f"{env.get('POD_IP', '')}:{env.get('PADDLE_PORT', '')}"
+            if me not in self._heter_endpoints:
+                raise ValueError(f"PaddleCloudRoleMaker: this heter worker's "
+                                 f"POD_IP:PADDLE_PORT {me!r} is not in "
+                                 f"PADDLE_ALL_HETER_TRAINER_IP_PORT_LIST "
+                                 f"{self._heter_endpoints}")
+            self._current_id = self._heter_endpoints.index(me)
         else:
             raise ValueError(f"PaddleCloudRoleMaker: TRAINING_ROLE must be TRAINER or "
-                             f"PSERVER, got {training_role!r}")
+                             f"PSERVER (or HETER_TRAINER), got {training_role!r}")
 
 
 class UserDefinedRoleMaker(RoleMakerBase):

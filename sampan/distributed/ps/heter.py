@@ -126,3 +126,39 @@ class MPIHeterServer:
 
     def reply(self, source: int, status: str, value) -> None:
         self.channel.send((status, value), source, HETER_REPLY)
+
+
+def trainers_of(worker: int, trainer_num: int, heter_num: int) -> list:
+    """The trainers heter worker `worker` serves (trainer t goes to worker t % heter_num)."""
+    return [t for t in range(trainer_num) if t % heter_num == worker]
+
+
+def enter_trainer(world, role, timeout: float) -> MPIHeterClient:
+    """A launched trainer's heter client (to MPI rank servers + trainers + t % heter_num),
+    entered for its send_and_recv ops."""
+    heter_num = role._heter_worker_num()
+    worker = role._worker_index() % heter_num
+    client = MPIHeterClient(world, role._server_num() + role._worker_num() + worker,
+                            role._worker_index(), timeout)
+    heter_ops.set_heter_client(client)
+    return client
+
+
+def enter_worker(world, role, timeout: float) -> MPIHeterServer:
+    """A launched heter worker's server, entered for start_heter_trainer."""
+    served = trainers_of(role._role_id(), role._worker_num(), role._heter_worker_num())
+    if not served:
+        raise ValueError(f"heter worker {role._role_id()}: no trainer to serve (the job has "
+                         f"{role._worker_num()} trainers for {role._heter_worker_num()} heter "
+                         f"workers)")
+    server = MPIHeterServer(world, len(served), timeout)
+    heter_ops.set_heter_server(server)
+    return server
+
+
+def stop_trainer() -> None:
+    """fleet.stop_worker on a trainer: tell its heter worker (if any) it is done."""
+    client = heter_ops._RUNTIME["client"]
+    if isinstance(client, MPIHeterClient):
+        client.stop_worker()
+        heter_ops.set_heter_client(None)
