@@ -76,7 +76,8 @@ def check_case(paddle, cases, values, cid: str, rtol: float = 1e-5, atol: float 
     if "error" in expected:
         try:
             run_snippet(paddle, code)
-        except Exception:
+        except Exception as e:
+            assert type(e).__name__ == expected["error"], (cid, expected["error"], repr(e))
             return
         raise AssertionError(f"{cid}: Paddle 3.3.1 raised {expected['error']}, sampan did not")
     got = encode(run_snippet(paddle, code), paddle)
