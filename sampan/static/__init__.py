@@ -47,6 +47,31 @@ def cuda_places(device_ids=None) -> list:
     return [CUDAPlace(i) for i in device_ids]
 
 
+def setitem(x, index, value):
+    """`x[index] = value` out of place: a new Tensor (a Variable while building a Program)
+    equal to x with the indexed elements set to value; x is unchanged. The form of
+    `__setitem__` that static graphs record.
+
+    Args:
+        x (Tensor): the input.
+        index (int|slice|Ellipsis|None|list|Tensor|tuple): where to set, as in `x[index]`
+            (a tuple indexes several axes: `x[1, :, 2]` is `(1, slice(None), 2)`).
+        value (Tensor|number|list): the value, broadcast to the indexed shape and cast to
+            x's dtype.
+
+    Returns:
+        Tensor: x's shape and dtype, with the indexed elements replaced.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> a = paddle.zeros([2, 3])
+        >>> paddle.static.setitem(a, (1, slice(0, 2)), 5.0).tolist()
+        [[0.0, 0.0, 0.0], [5.0, 5.0, 0.0]]
+    """
+    from ..tensor.indexing import setitem as _setitem
+    return _setitem(x, index, value)
+
+
 __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
            "default_main_program", "default_startup_program", "program_guard",
            "name_scope", "data", "create_parameter", "create_global_var", "Executor",
@@ -57,4 +82,4 @@ __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
            "Print", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "save",
            "load", "load_program_state", "set_program_state", "py_func",
            "accuracy", "auc", "ctr_metric_bundle", "ExponentialMovingAverage", "device_guard",
-           "save_to_file", "load_from_file", "xpu_places", "WeightNormParamAttr"]
+           "save_to_file", "load_from_file", "xpu_places", "WeightNormParamAttr", "setitem"]

@@ -5,4 +5,4 @@ from .datasets import Conll05st, Imdb, Imikolov, Movielens, UCIHousing, WMT14, W
 from .viterbi_decode import ViterbiDecoder, viterbi_decode
 
 __all__ = ["Conll05st", "Imdb", "Imikolov", "Movielens", "UCIHousing", "WMT14", "WMT16",
-           "ViterbiDecoder", "viterbi_decode", "datasets"]
+           "ViterbiDecoder", "viterbi_decode"]

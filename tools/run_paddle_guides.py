@@ -1,0 +1,411 @@
+"""Run PaddlePaddle's official guides (PaddlePaddle/docs) unchanged on Paddle and on sampan.
+
+A guide page (.md / .rst / .ipynb) is turned into ONE program: its Python code cells in order,
+each run in the same namespace behind a marker line, a failing cell reported and the next one
+run. Notebook pages also show a cell's last expression, as Jupyter does. The page text is read
+at run time (from a local checkout or a git mirror of PaddlePaddle/docs) and stored only under
+the output folder, never in this repository.
+
+    P=/work/pdenv/bin/python; R=/work/.mirror/PaddlePaddle+docs/repo
+    python tools/run_paddle_guides.py extract --repo $R --out /tmp/s6 docs/guides/beginner/tensor_cn.md ...
+    python tools/run_paddle_guides.py run --out /tmp/s6 [--only NAME] [--limit 600]
+    python tools/run_paddle_guides.py compare --out /tmp/s6 [--md /tmp/s6/report.md]
+
+`run` starts each page under Paddle (`--paddle`, default /work/pdenv/bin/python) and under
+sampan (`python -m sampan` with this checkout on PYTHONPATH), in a fresh temporary folder.
+`compare` compares each cell's stdout with run_paddle_docs' rules (numbers within rtol 1e-3 /
+atol 1e-5; spacing ignored; once a cell draws random numbers, later cells are compared by
+their text skeleton only) and classifies each page by its first differing cell.
+
+There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS below):
+  * vision.datasets.MNIST / FashionMNIST / Cifar10 / Cifar100 read tiny synthetic files written
+    in the real formats (idx-ubyte.gz, cifar python tar.gz): the classes' own readers run,
+    only their default file paths are filled in (pages: every page that builds these sets);
+  * ./mnist/{train,val}/ PNG folders with label.txt (beginner/data_load, the guides' own
+    Dataset examples over the downloaded mnist.tar);
+  * `pretrained=True` becomes `pretrained=False` (no weights to download);
+  * epoch counts (`epochs=5`, `EPOCH_NUM = 10`, ...) become 1; `!`/`%` shell lines are dropped;
+  * matplotlib draws to the Agg backend and `plt.show()` does nothing.
+Standard library only (plus the program's own imports when it runs).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_paddle_docs import RANDOM_CODE, _close, _split  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MARK = "@@CELL@@"
+ERR = "@@ERROR@@"
+INTERACTIVE = "#@@interactive"
+EDITS = [  # (pattern, replacement, why), applied to every cell on both sides
+    (re.compile(r"^\s*[!%].*$", re.M), "", "shell / magic lines"),
+    (re.compile(r"\bpretrained\s*=\s*True"), "pretrained=False", "no weights offline"),
+    (re.compile(r"\b((?:num_)?epochs?(?:_num|_nums)?|EPOCHS?(?:_NUM)?|NUM_EPOCHS)(\s*=\s*)\d+\b"),
+     r"\g<1>\g<2>1", "one epoch"),
+]
+
+
+# --- extract ------------------------------------------------------------------------------
+def _fenced(text: str) -> list[str]:
+    """Python blocks of a markdown page: ``` fences tagged python (or untagged with code)."""
+    cells = []
+    for m in re.finditer(r"^( *)```\s*(\w*)[^\n]*\n(.*?)^\1```", text, re.M | re.S):
+        if m.group(2).lower() in ("python", "py", "python3"):
+            cells.append(_undent(m.group(3), len(m.group(1))))
+    return cells
+
+
+def _rst(text: str) -> list[str]:
+    """Python blocks of an rst page: `.. code-block:: python` bodies (indented paragraphs)."""
+    cells, lines = [], text.splitlines()
+    for i, line in enumerate(lines):
+        if not re.match(r"\s*\.\. code(-block)?::\s*(python|py|python3|ipython3?)\s*$", line):
+            continue
+        base, body = len(line) - len(line.lstrip()), []
+        for nxt in lines[i + 1:]:
+            if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= base:
+                break
+            body.append(nxt)
+        code = "\n".join(b for b in body if not b.strip().startswith(":"))
+        cells.append(_undent(code, 0))
+    return cells
+
+
+def _notebook(text: str) -> list[str]:
+    nb = json.loads(text)
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+
+
+def _doctest(code: str) -> str:
+    """`>>>` / `...` prompt lines of a doctest-style block (outputs dropped), behind a marker
+    that makes the runner echo every expression statement, as the interactive prompt does."""
+    lines = [ln.strip()[4:] for ln in code.splitlines()
+             if ln.strip().startswith((">>>", "...")) and not ln.strip().startswith("....")]
+    return INTERACTIVE + "\n" + "\n".join(lines) + "\n"
+
+
+def _undent(code: str, _n: int) -> str:
+    import textwrap
+    return textwrap.dedent(code).strip("\n") + "\n"
+
+
+def _read(repo: str | None, page: str) -> str:
+    if os.path.exists(page):
+        return open(page, encoding="utf-8").read()
+    return subprocess.run(["git", f"--git-dir={repo}", "show", f"HEAD:{page}"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def cells_of(page: str, text: str) -> list[str]:
+    kind = os.path.splitext(page)[1]
+    raw = _notebook(text) if kind == ".ipynb" else _rst(text) if kind == ".rst" else _fenced(text)
+    out = []
+    for code in raw:
+        if re.search(r"^\s*>>> ", code, re.M):
+            code = _doctest(code)
+        for pat, rep, _ in EDITS:
+            code = pat.sub(rep, code)
+        if code.strip():
+            out.append(code)
+    return out
+
+
+def page_name(page: str) -> str:
+    parts = os.path.splitext(page)[0].split("/")
+    return "_".join(parts[-2:])
+
+
+def extract(repo: str | None, pages: list[str], out: str) -> None:
+    os.makedirs(out, exist_ok=True)
+    index = _load_index(out)
+    for page in pages:
+        text = _read(repo, page)
+        cells = cells_of(page, text)
+        name = page_name(page)
+        notebook = page.endswith(".ipynb") or ".. code:: ipython" in text  # nbconvert'ed rst
+        index[name] = {"page": page, "cells": cells, "notebook": notebook}
+        print(f"{name}: {len(cells)} cells")
+    json.dump(index, open(os.path.join(out, "pages.json"), "w"), indent=1, ensure_ascii=False)
+
+
+def _load_index(out: str) -> dict:
+    path = os.path.join(out, "pages.json")
+    return json.load(open(path)) if os.path.exists(path) else {}
+
+
+# --- the program each page becomes -------------------------------------------------------
+PRELUDE = r'''
+import ast as _ast, gzip as _gzip, io as _io, os as _os, pickle as _pickle, struct as _struct
+import sys as _sys, tarfile as _tarfile, traceback as _tb
+_os.environ.setdefault("MPLBACKEND", "Agg")
+import numpy as _np
+_DATA = _os.path.abspath("_s6data")
+_os.makedirs(_DATA, exist_ok=True)
+
+def _s6_images(n, shape, classes, seed):
+    rng = _np.random.RandomState(seed)
+    labels = _np.arange(n) % classes
+    imgs = rng.randint(0, 60, (n,) + shape).astype(_np.uint8)
+    for i, lab in enumerate(labels):  # a class-dependent bright band: learnable
+        imgs[i, 2 + 2 * lab: 4 + 2 * lab] = 250
+    return imgs, labels
+
+def _s6_idx(path, arr):
+    head = _struct.pack(">I", 2049 if arr.ndim == 1 else 2051)
+    head += b"".join(_struct.pack(">I", d) for d in arr.shape)
+    with _gzip.open(path, "wb") as f:
+        f.write(head + arr.astype(_np.uint8).tobytes())
+
+def _s6_mnist(prefix):
+    for mode, n, seed in (("train", 200, 1), ("t10k", 100, 2)):  # Paddle reads by 100
+        imgs, labels = _s6_images(n, (28, 28), 10, seed)
+        _s6_idx(f"{_DATA}/{prefix}-{mode}-images-idx3-ubyte.gz", imgs)
+        _s6_idx(f"{_DATA}/{prefix}-{mode}-labels-idx1-ubyte.gz", labels)
+
+def _s6_mnist_folder():
+    """./mnist/{train,val}/<i>.png + label.txt (`path<TAB>label`): the folder the guides
+    download as mnist.tar for their own Dataset examples."""
+    from PIL import Image
+    for part, seed in (("train", 3), ("val", 4)):
+        _os.makedirs(f"mnist/{part}/imgs", exist_ok=True)
+        imgs, labels = _s6_images(20, (28, 28), 10, seed)
+        with open(f"mnist/{part}/label.txt", "w") as f:
+            for i, (img, lab) in enumerate(zip(imgs, labels)):
+                Image.fromarray(img).save(f"mnist/{part}/imgs/{i}.png")
+                f.write(f"imgs/{i}.png\t{lab}\n")
+
+def _s6_cifar(classes):
+    path = f"{_DATA}/cifar-{classes}-python.tar.gz"
+    key = "labels" if classes == 10 else "fine_labels"
+    with _tarfile.open(path, "w:gz") as tar:
+        names = ["data_batch_1", "test_batch"] if classes == 10 else ["train", "test"]
+        for j, name in enumerate(names):
+            imgs, labels = _s6_images(128, (32, 32, 3), classes, 10 + j)
+            blob = _pickle.dumps({b"data": imgs.transpose(0, 3, 1, 2).reshape(128, -1),
+                                  key.encode(): list(map(int, labels))})
+            info = _tarfile.TarInfo(f"cifar-{classes}-batches-py/{name}")
+            info.size = len(blob)
+            tar.addfile(info, _io.BytesIO(blob))
+    return path
+
+def _s6_fill(cls, fill):
+    import inspect
+    orig = cls.__init__
+    sig = inspect.signature(orig)
+    def __init__(self, *a, **kw):
+        b = sig.bind(self, *a, **kw)
+        b.apply_defaults()
+        fill(b.arguments)
+        b.arguments["download"] = False
+        orig(*b.args, **b.kwargs)
+    cls.__init__ = __init__
+
+def _s6_patch():
+    import paddle.vision.datasets as D
+    _s6_mnist("mnist"); _s6_mnist("fashion"); _s6_mnist_folder()
+    c10, c100 = _s6_cifar(10), _s6_cifar(100)
+    def mnist(prefix):
+        def fill(a):
+            m = "train" if a.get("mode", "train") == "train" else "t10k"
+            a["image_path"] = a["image_path"] or f"{_DATA}/{prefix}-{m}-images-idx3-ubyte.gz"
+            a["label_path"] = a["label_path"] or f"{_DATA}/{prefix}-{m}-labels-idx1-ubyte.gz"
+        return fill
+    _s6_fill(D.MNIST, mnist("mnist"))
+    _s6_fill(D.FashionMNIST, mnist("fashion"))
+    _s6_fill(D.Cifar10, lambda a: a.update(data_file=a["data_file"] or c10))
+    _s6_fill(D.Cifar100, lambda a: a.update(data_file=a["data_file"] or c100))
+    try:
+        import matplotlib.pyplot as plt
+        plt.show = lambda *a, **k: None
+    except ImportError:
+        pass
+
+def _s6_run(cells, notebook):
+    ns = {"__name__": "__main__"}
+    for i, code in enumerate(cells):
+        print(f"\n@@CELL@@{i}", flush=True)
+        try:
+            tree = _ast.parse(code)
+            echo = code.startswith("#@@interactive")  # a doctest block: echo every expression
+            if echo:
+                ns.setdefault("paddle", __import__("paddle"))
+                parts = tree.body
+            else:  # a script cell: one block, then (notebooks) the last expression's value
+                parts = [_ast.Module(tree.body[:-1], [])] + tree.body[-1:] if tree.body else []
+                echo = notebook
+            for node in parts:
+                if isinstance(node, _ast.Expr) and echo:
+                    val = eval(compile(_ast.Expression(node.value), f"<cell {i}>", "eval"), ns)
+                    if val is not None:
+                        print(repr(val))
+                else:
+                    body = node if isinstance(node, _ast.Module) else _ast.Module([node], [])
+                    exec(compile(body, f"<cell {i}>", "exec"), ns)
+        except BaseException as e:  # noqa: BLE001 - the outcome is the record
+            msg = str(e).splitlines()[0] if str(e) else ""
+            print(f"\n@@ERROR@@{type(e).__name__}: {msg}"[:400], flush=True)
+            _tb.print_exc()
+        _sys.stdout.flush()
+
+_s6_patch()
+'''
+
+
+def program(entry: dict) -> str:
+    return PRELUDE + f"_s6_run({entry['cells']!r}, {entry['notebook']!r})\n"
+
+
+# --- run ---------------------------------------------------------------------------------
+def run_page(lib: str, name: str, entry: dict, out: str, limit: float, paddle: str) -> dict:
+    work = tempfile.mkdtemp(prefix=f"s6_{lib}_{name}_")
+    src = os.path.join(out, f"{name}.py")
+    with open(src, "w") as f:
+        f.write(program(entry))
+    env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
+    if lib == "paddle":
+        cmd = [paddle, src]
+    else:
+        cmd = [sys.executable, "-m", "sampan", src]
+        env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True,
+                           timeout=limit, errors="replace")
+        stdout, stderr, status = p.stdout, p.stderr, f"exit {p.returncode}"
+    except subprocess.TimeoutExpired as e:
+        stdout = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
+            else (e.stdout or "")
+        stderr, status = "", "timeout"
+    return {"status": status, "seconds": round(time.monotonic() - t0, 1),
+            "cells": _cells_out(stdout), "stderr": stderr[-6000:]}
+
+
+def _cells_out(stdout: str) -> list[str]:
+    return stdout.split("\n" + MARK)[1:] if MARK in stdout else []
+
+
+def run(out: str, libs: list[str], only: str | None, limit: float, paddle: str) -> None:
+    index = _load_index(out)
+    for name, entry in index.items():
+        if only and not any(name.startswith(o) for o in only.split(",")):
+            continue
+        for lib in libs:
+            res = run_page(lib, name, entry, out, limit, paddle)
+            json.dump(res, open(os.path.join(out, f"{name}.{lib}.json"), "w"), indent=0)
+            errs = sum(ERR in c for c in res["cells"])
+            print(f"{name:40s} {lib:7s} {res['status']:8s} {res['seconds']:7.1f}s "
+                  f"{len(res['cells'])}/{len(entry['cells'])} cells, {errs} raised", flush=True)
+
+
+# --- compare -----------------------------------------------------------------------------
+def _strip(cell: str) -> str:
+    """A cell's output without its index line and traceback text."""
+    body = cell.split("\n", 1)[1] if "\n" in cell else ""
+    return body.split("\n" + ERR)[0]
+
+
+def _error(cell: str) -> str | None:
+    return cell.split(ERR, 1)[1].splitlines()[0] if ERR in cell else None
+
+
+def compare_cell(code_so_far: str, pd: str, sp: str, code: str = "") -> str:
+    pe, se = _error(pd), _error(sp)
+    if pe or se:
+        if pe and se and pe.split(":")[0] == se.split(":")[0]:
+            return "ok"
+        return "paddle-error" if pe else "error"
+    (kp, np_), (ks, ns) = _split(_strip(pd)), _split(_strip(sp))
+    if kp == ks and _close(np_, ns):
+        return "ok"
+    if "__version__" in code:  # sampan's own version number is printed: not a difference
+        return "version" if kp == ks else "format"
+    if RANDOM_CODE.search(code_so_far) or re.search(r"\b(fit|train|step)\b", code_so_far):
+        return "random" if kp == ks else "format"
+    return "values" if kp == ks else "format"
+
+
+def compare_page(entry: dict, pd: dict, sp: dict) -> tuple[str, list[tuple[int, str]]]:
+    rows, code = [], ""
+    for i, cell in enumerate(entry["cells"]):
+        code += cell
+        if i >= len(pd["cells"]):
+            rows.append((i, "paddle-missing"))
+            continue
+        if i >= len(sp["cells"]):
+            rows.append((i, "timeout" if sp["status"] == "timeout" else "missing"))
+            continue
+        rows.append((i, compare_cell(code, pd["cells"][i], sp["cells"][i], cell)))
+    bad = [c for _, c in rows if c in ("error", "format", "values", "timeout", "missing")]
+    return (bad[0] if bad else "ok"), rows
+
+
+def compare(out: str, md: str | None) -> None:
+    index, lines, summary = _load_index(out), [], []
+    for name, entry in index.items():
+        try:
+            pd = json.load(open(os.path.join(out, f"{name}.paddle.json")))
+            sp = json.load(open(os.path.join(out, f"{name}.sampan.json")))
+        except FileNotFoundError:
+            continue
+        verdict, rows = compare_page(entry, pd, sp)
+        counts = {}
+        for _, c in rows:
+            counts[c] = counts.get(c, 0) + 1
+        summary.append(f"{name:40s} {verdict:8s} {counts}  (paddle {pd['seconds']}s, "
+                       f"sampan {sp['seconds']}s)")
+        lines += _details(name, entry, pd, sp, rows)
+    print("\n".join(summary))
+    if md:
+        with open(md, "w") as f:
+            f.write("# Paddle guides on sampan\n\n```\n" + "\n".join(summary) + "\n```\n")
+            f.write("\n".join(lines))
+
+
+def _details(name, entry, pd, sp, rows) -> list[str]:
+    out = [f"\n## {name} ({entry['page']})\n"]
+    for i, c in rows:
+        if c in ("ok", "random", "version", "paddle-error", "paddle-missing"):
+            continue
+        out.append(f"### cell {i}: {c}\n```python\n{entry['cells'][i][:3000]}```")
+        get = lambda r: r["cells"][i][:3000] if i < len(r["cells"]) else "(none)"  # noqa: E731
+        out.append(f"paddle:\n```\n{get(pd)}\n```\nsampan:\n```\n{get(sp)}\n```")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("extract")
+    e.add_argument("pages", nargs="+")
+    e.add_argument("--repo", help="git dir of PaddlePaddle/docs (pages not found on disk)")
+    r = sub.add_parser("run")
+    r.add_argument("--only", help="comma-separated page-name prefixes")
+    r.add_argument("--lib", choices=("paddle", "sampan", "both"), default="both")
+    r.add_argument("--limit", type=float, default=600.0)
+    r.add_argument("--paddle", default="/work/pdenv/bin/python")
+    c = sub.add_parser("compare")
+    c.add_argument("--md")
+    for p in (e, r, c):
+        p.add_argument("--out", default="/tmp/s6")
+    a = ap.parse_args(argv)
+    if a.cmd == "extract":
+        extract(a.repo, a.pages, a.out)
+    elif a.cmd == "run":
+        libs = ["paddle", "sampan"] if a.lib == "both" else [a.lib]
+        run(a.out, libs, a.only, a.limit, a.paddle)
+    else:
+        compare(a.out, a.md)
+
+
+if __name__ == "__main__":
+    main()
