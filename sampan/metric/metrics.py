@@ -139,11 +139,12 @@ class Accuracy(Metric):
     def update(self, correct, *args: Any):
         """Add a batch of `compute` results; returns this batch's accuracy (list per k)."""
         correct = _as_numpy("Accuracy.update", "correct", correct)
-        num_samples = int(np.prod(correct.shape[:-1]))
+        # numpy counts, as Paddle's: the accuracies come back as np.float64
+        num_samples = np.prod(np.array(correct.shape[:-1], dtype=np.int64))
         accs = []
         for i, k in enumerate(self.topk):
             num_corrects = float(correct[..., :k].sum())
-            accs.append(num_corrects / num_samples if num_samples else 0.0)
+            accs.append(num_corrects / num_samples if num_samples else np.float64(0.0))
             self.total[i] += num_corrects
             self.count[i] += num_samples
         return accs[0] if len(self.topk) == 1 else accs
