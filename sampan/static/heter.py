@@ -193,10 +193,7 @@ def heter_programs(program: Program, fetch_list=None, api: str = "heter_programs
     start, end = split[0], split[1]
     ops = program.global_block().ops
     section_ops, tail = list(range(start, end + 1)), list(range(end + 1, len(ops)))
-    params = {n for k in section_ops for n in ops[k].input_arg_names
-              if program.global_block().var(n).persistable}
-    updates = [k for k in tail if is_optimizer_op(ops[k])
-               and ops[k].input("param") and ops[k].input("param")[0] in params]
+    updates = _section_updates(program, section_ops, tail)
     trainer_tail = [k for k in tail if k not in set(updates)]
     produced = _produced([ops[k] for k in section_ops + updates])
     recv = _section_inputs(program, [ops[k] for k in section_ops + updates])
@@ -219,6 +216,27 @@ def heter_programs(program: Program, fetch_list=None, api: str = "heter_programs
     return HeterPlan(message, section, trainer, recv, send)
 
 
+def _section_updates(program: Program, section_ops: list, tail: list) -> list:
+    """Indices of the tail ops the heter worker runs: the update ops of the parameters the
+    section reads, and the ops (regularization, clipping) whose outputs only they read."""
+    ops, block = program.global_block().ops, program.global_block()
+    params = {n for k in section_ops for n in ops[k].input_arg_names
+              if block.var(n).persistable}
+    chosen = {k for k in tail if is_optimizer_op(ops[k]) and ops[k].input("param")
+              and ops[k].input("param")[0] in params}
+    readers: dict = {}
+    for k in tail:
+        for n in ops[k].input_arg_names:
+            readers.setdefault(n, set()).add(k)
+    for k in reversed(tail):
+        outs = ops[k].output_arg_names
+        users = set().union(*[readers.get(n, set()) for n in outs]) if outs else set()
+        if k not in chosen and users and users <= chosen and \
+                not any(block.var(n).persistable for n in outs):
+            chosen.add(k)
+    return sorted(chosen)
+
+
 def _produced(ops: list) -> set:
     return {n for op in ops for n in op.output_arg_names}
 
@@ -235,14 +253,16 @@ def _section_inputs(program: Program, ops: list) -> list:
 
 
 def _check_updates(api: str, program: Program, updates: list, produced: set) -> None:
+    """The heter worker's optimizer ops must not read what only the trainer computes (e.g. a
+    global-norm clip over the gradients of both sides)."""
     block = program.global_block()
     for op in updates:
         for n in op.input_arg_names:
             if not block.var(n).persistable and n not in produced:
-                raise ValueError(f"{api}: the update of heter parameter {op.input('param')[0]!r}"
-                                 f" ({op.type}) reads {n!r}, which the trainer computes; "
-                                 f"build its gradient clipping/regularization under the "
-                                 f"same device_guard")
+                raise ValueError(f"{api}: the heter worker's optimizer op {op.type} (writing "
+                                 f"{op.output_arg_names[0]!r}) reads {n!r}, which the trainer "
+                                 f"computes; gradient clipping across the cpu and heter "
+                                 f"parameters (e.g. ClipGradByGlobalNorm) cannot be split")
 
 
 def _check_recv(api: str, program: Program, before: list, recv: list) -> None:

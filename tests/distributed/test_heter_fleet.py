@@ -68,3 +68,14 @@ def test_launcher_places_heter_workers_after_the_trainers():
 
 def test_trainers_are_spread_over_the_heter_workers():
     assert [trainers_of(w, 5, 2) for w in range(2)] == [[0, 2, 4], [1, 3]]
+
+
+def test_only_one_heter_worker_per_job(monkeypatch):
+    from sampan.distributed.ps import heter
+    _env(monkeypatch, TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID="0")
+    role = fleet.PaddleCloudRoleMaker(is_collective=False)
+    with pytest.raises(ValueError, match="fleet.init_worker: the job has 2 heter workers"):
+        heter.enter_trainer(None, role, 1.0)
+    _env(monkeypatch, TRAINING_ROLE="HETER_TRAINER", POD_IP="127.0.0.1", PADDLE_PORT="6370")
+    with pytest.raises(ValueError, match="fleet.init_server: the job has 2 heter workers"):
+        heter.enter_worker(None, fleet.PaddleCloudRoleMaker(is_collective=False), 1.0)

@@ -67,9 +67,12 @@ def _heter_run(feeds, built, local, **worker_kwargs):
     return np.array(losses), params, worker, plan
 
 
-@pytest.mark.parametrize("make_opt", [lambda: paddle.optimizer.SGD(0.1),
-                                      lambda: paddle.optimizer.Adam(0.05)],
-                         ids=["sgd", "adam"])
+@pytest.mark.parametrize("make_opt", [
+    lambda: paddle.optimizer.SGD(0.1),
+    lambda: paddle.optimizer.Adam(0.05),
+    lambda: paddle.optimizer.SGD(0.1, weight_decay=0.01),   # regularization ops go along
+    lambda: paddle.optimizer.Momentum(0.1, grad_clip=paddle.nn.ClipGradByNorm(0.05))],
+    ids=["sgd", "adam", "sgd-weight-decay", "momentum-clip-by-norm"])
 def test_one_trainer_trains_like_the_single_process_program(make_opt):
     feeds = wide_deep_feeds(6)
     ref_losses, ref = _single(feeds, make_opt)
@@ -86,7 +89,7 @@ def test_one_trainer_trains_like_the_single_process_program(make_opt):
     assert trainer_types.count("send_and_recv") == 1 and "concat" not in trainer_types
     assert "embedding" not in [op.type for op in plan.section.global_block().ops]
     assert {op.input("param")[0] for op in plan.section.global_block().ops
-            if op.type in ("sgd", "adam")} == set(HETER_PARAMS)
+            if op.type in ("sgd", "adam", "momentum")} == set(HETER_PARAMS)
 
 
 def test_two_trainers_share_the_heter_worker():
@@ -177,3 +180,11 @@ def test_errors_name_the_cause():
         heter_programs(static.Program())
     with pytest.raises(ValueError, match="trainer_num must be a positive int"):
         LocalHeter(trainer_num=0)
+
+
+def test_a_clip_across_both_sides_cannot_be_split():
+    main, _, _ = build_wide_deep(lambda: paddle.optimizer.Momentum(
+        0.1, grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0)))
+    with pytest.raises(ValueError, match="heter worker's optimizer op .* reads .* which the "
+                                         "trainer computes; gradient clipping across"):
+        heter_programs(main)

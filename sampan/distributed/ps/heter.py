@@ -133,9 +133,19 @@ def trainers_of(worker: int, trainer_num: int, heter_num: int) -> list:
     return [t for t in range(trainer_num) if t % heter_num == worker]
 
 
+def _one_heter_worker(api: str, role) -> None:
+    # NOTE: a heter worker keeps its section's parameters itself; several workers would
+    # train diverging copies (Paddle keeps them on the servers), so one is allowed
+    if role._heter_worker_num() != 1:
+        raise ValueError(f"{api}: the job has {role._heter_worker_num()} heter workers; "
+                         f"sampan's heterogeneous PS runs exactly one (it holds the heter "
+                         f"section's parameters), start it with --heter_worker_num 1")
+
+
 def enter_trainer(world, role, timeout: float) -> MPIHeterClient:
     """A launched trainer's heter client (to MPI rank servers + trainers + t % heter_num),
     entered for its send_and_recv ops."""
+    _one_heter_worker("fleet.init_worker", role)
     heter_num = role._heter_worker_num()
     worker = role._worker_index() % heter_num
     client = MPIHeterClient(world, role._server_num() + role._worker_num() + worker,
@@ -146,6 +156,7 @@ def enter_trainer(world, role, timeout: float) -> MPIHeterClient:
 
 def enter_worker(world, role, timeout: float) -> MPIHeterServer:
     """A launched heter worker's server, entered for start_heter_trainer."""
+    _one_heter_worker("fleet.init_server", role)
     served = trainers_of(role._role_id(), role._worker_num(), role._heter_worker_num())
     if not served:
         raise ValueError(f"heter worker {role._role_id()}: no trainer to serve (the job has "
