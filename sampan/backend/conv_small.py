@@ -30,6 +30,7 @@ def _scratch(key: tuple, shape: tuple, dtype, zero: bool):
     if cache is None:
         cache = _LOCAL.bufs = {}
         _LOCAL.nbytes = 0
+    key += (dtype.char,)
     buf = cache.get(key)
     if buf is None:
         nbytes = math.prod(shape) * dtype.itemsize
@@ -46,6 +47,7 @@ def _window(key: tuple, src, shape: tuple, steps: tuple):
     `steps` (in elements) of its last axis; made once per buffer (as_strided costs more than
     the copy it feeds in small convolutions)."""
     cache = _LOCAL.bufs
+    key += (src.dtype.char,)
     entry = cache.get(key)
     if entry is None or entry[0] is not src:
         item = src.itemsize

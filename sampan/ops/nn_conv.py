@@ -72,6 +72,7 @@ def weight_grad(x_cf, g_cf, kernel, stride, pads, dilation, groups):
 # --- convolution ops ---------------------------------------------------------------------------
 
 _CF_FORMATS = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
+_CF_NAMES = frozenset(_CF_FORMATS.values())
 _CONV_ATTRS = ("stride", "padding", "padding_algorithm", "dilation", "groups", "data_format")
 
 
@@ -176,6 +177,12 @@ class _Conv(_ConvBase):
         return TensorSpec(join_channels(n, out_c, out, a["data_format"]), x.dtype)
 
     def compute(self, xp, x, weight, bias=None, **given):
+        if len(given) == 6 and given["padding_algorithm"] == "EXPLICIT" and \
+                given["data_format"] in _CF_NAMES and None not in given.values():
+            # the layers' and functional forms' canonical attrs (the batch-1 hot path)
+            out = conv_array(xp, x, weight, given["stride"], given["padding"],
+                             given["dilation"], given["groups"])
+            return out if bias is None else add_bias(xp, out, bias)
         a = self._attrs(given)
         x = to_channels_first(xp, x, a["data_format"])
         pads, dilation = _resolved(a, x.shape[2:], weight.shape[2:])
@@ -327,6 +334,12 @@ class _ConvTranspose(_ConvBase):
         return TensorSpec(join_channels(n, out_c, size, a["data_format"]), x.dtype)
 
     def compute(self, xp, x, weight, bias=None, **given):
+        if len(given) == 6 and given["padding_algorithm"] == "EXPLICIT" and \
+                given["data_format"] in _CF_NAMES and None not in given.values():
+            # the layers' and functional forms' canonical attrs (the batch-1 hot path)
+            out = conv_array(xp, x, weight, given["stride"], given["padding"],
+                             given["dilation"], given["groups"])
+            return out if bias is None else add_bias(xp, out, bias)
         a = self._attrs(given)
         x = to_channels_first(xp, x, a["data_format"])
         size = self._size(x.shape[2:], weight.shape[2:], a)

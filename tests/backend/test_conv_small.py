@@ -147,3 +147,15 @@ def test_conv_array_uses_it_at_batch_one(monkeypatch):
     C.conv_array(np, np.ones((1, 4, 6, 6), "float32"), np.ones((4, 1, 3, 3), "float32"),
                  [1, 1], [1, 1, 1, 1], [1, 1], 4)
     assert calls == [1]
+
+
+def test_dtypes_never_share_a_buffer():
+    rng = np.random.default_rng(5)
+    for stride in ([1, 1], [2, 2]):
+        for dtype in ("float32", "float64", "float32"):   # same geometry, new dtype
+            x = rng.uniform(0.5, 1.5, (1, 2, 7, 7)).astype(dtype)
+            w = rng.standard_normal((3, 2, 3, 3)).astype(dtype)
+            out = S.small_conv2d(x, w, stride, [1, 1, 1, 1], [1, 1])
+            tol = 1e-13 if dtype == "float64" else 1e-5
+            np.testing.assert_allclose(out, _direct(x, w, stride, [1, 1, 1, 1], [1, 1]),
+                                       rtol=tol, atol=tol)

@@ -81,15 +81,26 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         Tensor: x's shape and dtype.
     """
     _tensor("batch_norm", "x", x)
+    attrs = batch_norm_attrs(training, momentum, epsilon, data_format, use_global_stats)
+    return run_batch_norm(x, running_mean, running_var, weight, bias, attrs)
+
+
+def batch_norm_attrs(training, momentum, epsilon, data_format, use_global_stats) -> dict:
+    """The checked batch_norm op attrs of batch_norm's arguments (layers cache them)."""
     if data_format not in _BN_LAYOUTS:
         raise ValueError(f"batch_norm: data_format must be one of {list(_BN_LAYOUTS)}, got "
                          f"{data_format!r}")
     if use_global_stats is None:
         use_global_stats = not training
-    attrs = {"momentum": float(momentum), "epsilon": float(epsilon),
-             "data_format": data_format, "use_global_stats": bool(use_global_stats)}
+    return {"momentum": float(momentum), "epsilon": float(epsilon),
+            "data_format": data_format, "use_global_stats": bool(use_global_stats)}
+
+
+def run_batch_norm(x, running_mean, running_var, weight, bias, attrs: dict) -> Tensor:
+    """The batch_norm op with `batch_norm_attrs`; with batch statistics the running ones are
+    updated in place."""
     outs = dispatch(_BATCH_NORM, (x, running_mean, running_var, weight, bias), attrs)
-    if not use_global_stats:
+    if not attrs["use_global_stats"]:
         with no_grad():
             assign(outs[3], running_mean)
             assign(outs[4], running_var)

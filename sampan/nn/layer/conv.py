@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 import math
 
-from ...ops.dispatch import call
+from ...ops.dispatch import call, dispatch
+from ...ops.opdef import REGISTRY
 from .. import functional as F
 from ..functional.conv import conv_attrs, to_list
 from ..initializer import Normal
@@ -128,16 +129,20 @@ class _Conv(_ConvNd):
             return type(self).fn(self._padded(x), self.weight, self.bias, stride=self._stride,
                                  padding=0, dilation=self._dilation, groups=self._groups,
                                  data_format=self._data_format)
-        return call(f"conv{self.nd}d", x, self.weight, self.bias, **self._op_attrs())
+        op, attrs = self._op_attrs()
+        params = self._parameters
+        weight = params["weight"] if "weight" in params else self.weight
+        return dispatch(op, (x, weight, params.get("bias", self.__dict__.get("bias"))), attrs)
 
-    def _op_attrs(self) -> dict:
-        """The functional form's checked attrs for this layer's arguments, normalised once
-        and reused while the arguments stay equal (the normalisation is ~2 us a call)."""
+    def _op_attrs(self) -> tuple:
+        """(OpDef, the functional form's checked attrs) for this layer's arguments,
+        normalised once and reused while the arguments stay equal (the normalisation is
+        ~2 us a call). The attrs dict is shared by the calls: nothing writes into op attrs."""
         args = (self._stride, self._padding, self._dilation, self._groups, self._data_format)
         cached = self.__dict__.get("_op_attrs_cache")
         if cached is None or cached[0] != args:
-            attrs = conv_attrs(f"conv{self.nd}d", self.nd, *args)
-            cached = (copy.deepcopy(args), attrs)
+            api = f"conv{self.nd}d"
+            cached = (copy.deepcopy(args), (REGISTRY[api], conv_attrs(api, self.nd, *args)))
             self.__dict__["_op_attrs_cache"] = cached
         return cached[1]
 
@@ -176,7 +181,7 @@ class Conv2D(_Conv):
         >>> conv
         Conv2D(3, 8, kernel_size=[3, 3], padding=1, data_format=NCHW)
         >>> conv(paddle.ones([2, 3, 5, 5])).shape
-        [2, 8, 5, 5]
+        paddle.Size([2, 8, 5, 5])
     """
 
     nd = 2
@@ -245,7 +250,7 @@ class Conv2DTranspose(_ConvTranspose):
         >>> import sampan as paddle
         >>> up = paddle.nn.Conv2DTranspose(4, 2, 2, stride=2)
         >>> up(paddle.ones([1, 4, 3, 3])).shape
-        [1, 2, 6, 6]
+        paddle.Size([1, 2, 6, 6])
     """
 
     nd = 2

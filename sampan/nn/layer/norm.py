@@ -12,8 +12,10 @@ import math
 
 from ...autograd import no_grad
 from ...framework.param_attr import ParamAttr
+from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call
 from .. import functional as F
+from ..functional.norm import batch_norm_attrs, run_batch_norm
 from ..initializer import Constant, Normal
 from .layers import Layer
 
@@ -48,6 +50,9 @@ def _running_stats(layer: Layer, c: int, mean_name=None, var_name=None,
         setattr(layer, attr_name, param)
 
 
+_BN_SLOTS = ("_mean", "_variance", "weight", "bias")
+
+
 class _BatchNormBase(Layer):
     """Shared body of BatchNorm1D/2D/3D and SyncBatchNorm."""
 
@@ -79,11 +84,19 @@ class _BatchNormBase(Layer):
                              f"{len(input.shape)}D input)")
 
     def forward(self, input):
-        self._check_input_dim(input)
-        return F.batch_norm(input, self._mean, self._variance, weight=self.weight,
-                            bias=self.bias, training=self.training, momentum=self._momentum,
-                            epsilon=self._epsilon, data_format=self._data_format,
-                            use_global_stats=self._use_global_stats)
+        if self._ndims and len(input.shape) not in self._ndims:
+            self._check_input_dim(input)
+        if not isinstance(input, Tensor) and not is_variable(input):
+            raise TypeError(f"batch_norm: x must be a Tensor, got {type(input).__name__}")
+        d = self.__dict__
+        args = (d["training"], self._momentum, self._epsilon, self._data_format,
+                self._use_global_stats)
+        cached = d.get("_bn_attrs_cache")
+        if cached is None or cached[0] != args:  # checked once per change of the arguments
+            cached = d["_bn_attrs_cache"] = (args, batch_norm_attrs(*args))
+        params = d["_parameters"]
+        return run_batch_norm(input, *[params[k] if k in params else getattr(self, k)
+                                         for k in _BN_SLOTS], cached[1])
 
     def extra_repr(self) -> str:
         text = (f"num_features={self._num_features}, momentum={self._momentum}, "
