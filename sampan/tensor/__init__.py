@@ -38,7 +38,9 @@ for _name in TENSOR_METHODS + TOP_LEVEL_INPLACE:
 for _name in ("zero_", "fill_", "uniform_", "normal_", "exponential_"):
     INPLACE.pop(_name, None)  # these are defined by their families with their own signatures
 
-out_arg.install(FUNCTIONS, out_arg.TENSOR_NAMES, "paddle.")  # Paddle 3.3.1's `out=`
+# Paddle 3.3.1's `out=`, alias keywords (input=, dim=, ...) and positional forms (ones(2, 3))
+out_arg.install(FUNCTIONS, out_arg.TENSOR_NAMES, "paddle.")
+out_arg.install(INPLACE, (), "paddle.")
 
 for _name in TENSOR_METHODS:
     if _name in Tensor.__dict__:
@@ -51,6 +53,7 @@ for _name, _fn in {**compat3_methods.METHODS, **compat3_creation.METHODS,
     setattr(Tensor, _name, _fn)  # Tensor-only methods and properties of Paddle 3.3.1
 for _name, _fn in {**special_methods.METHODS, **special_methods.PROPERTIES}.items():
     setattr(Tensor, _name, _fn)  # sparse, SelectedRows, vocab and distributed views
+out_arg.install_methods(Tensor)  # aliases of Tensor methods not bound from FUNCTIONS
 
 
 def _forward_operator(op):

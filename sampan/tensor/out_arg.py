@@ -18,6 +18,7 @@ import functools
 import inspect
 
 from ..framework.tensor import Tensor, is_variable
+from .param_alias import CPP_PARSED, FORMS, TABLES, both_given
 
 # paddle.<name> and/or paddle.Tensor.<name> with `out` in Paddle 3.3.1 (sampan.tensor family
 # functions; the Tensor methods are bound from the same objects).
@@ -61,20 +62,131 @@ def with_out(fn, api: str | None = None):
             >>> r is out, out.numpy().tolist()
             (True, [2.0, 2.0])
     """
+    if getattr(fn, "_with_out", False):
+        return fn
+    return wrap(fn, api or f"paddle.{fn.__name__}", out=True)
+
+
+def wrap(fn, api: str, out: bool = False, aliases: dict | None = None, forms=None):
+    """`fn` behind ONE wrapper that takes Paddle 3.3.1's call forms: a keyword-only `out=`
+    (`out`), alias keywords (`aliases`: {alias: parameter}, param_alias.TABLES) and
+    positional forms (`forms(args, kwargs) -> (args, kwargs)`, param_alias.FORMS).
+
+    A wrapper of this module is unwrapped first, so the features merge into one wrapper.
+    Without aliases in the call and without `out` the wrapper costs one Python call.
+
+    Args:
+        fn (callable): the public function.
+        api (str): its public name, for error messages and param_alias.both_given.
+        out (bool): add `out=` unless `fn` takes `out` itself.
+        aliases (dict, optional): {alias: canonical parameter name}.
+        forms (callable, optional): rewrites positional call forms.
+
+    Returns:
+        callable: the wrapper, or `fn` when there is nothing to add.
+
+    Examples:
+        .. code-block:: python
+
+            >>> import sampan as paddle
+            >>> paddle.sum(paddle.ones([2, 3]), dim=0).numpy().tolist()
+            [2.0, 2.0, 2.0]
+    """
+    spec = getattr(fn, "_call_spec", None)
+    if spec is not None:  # one of ours: merge, so that a function is wrapped once
+        fn, out = spec[0], out or spec[1]
+        aliases = {**spec[2], **(aliases or {})}
+        forms = forms or spec[3]
     sig = inspect.signature(fn)
-    if getattr(fn, "_with_out", False) or "out" in sig.parameters:
-        return fn  # wrapped already, or `fn` handles `out` itself
-    api = api or f"paddle.{fn.__name__}"
-
-    @functools.wraps(fn)
-    def wrapper(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
-        return write_out(api, fn(*args, **kwargs), out)
-
-    wrapper.__signature__ = _signature_with_out(sig)
-    wrapper._with_out = True
+    out = out and "out" not in sig.parameters  # a function that takes `out` keeps its own
+    aliases = aliases or {}
+    if not out and not aliases and forms is None:
+        return fn
+    rename = _renamer(api, aliases, sig) if aliases else None
+    keys = frozenset(aliases)
+    wrapper = _make(fn, api, out, keys, rename, forms)
+    functools.update_wrapper(wrapper, fn)
+    wrapper.__signature__ = _signature_with_out(sig) if out else sig
+    wrapper._with_out = out
+    wrapper._call_spec = (fn, out, aliases, forms)
     return wrapper
+
+
+def _make(fn, api, out, keys, rename, forms):
+    if forms is not None:
+        return _make_with_forms(fn, api, out, keys, rename, forms)
+    if out:
+        def wrapper(*args, out=None, **kwargs):
+            if kwargs and not keys.isdisjoint(kwargs):
+                rename(args, kwargs)
+            if out is None:
+                return fn(*args, **kwargs)
+            return write_out(api, fn(*args, **kwargs), out)
+        return wrapper
+
+    def wrapper(*args, **kwargs):
+        if kwargs and not keys.isdisjoint(kwargs):
+            rename(args, kwargs)
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+_SEQUENCES = (list, tuple)
+
+
+def _make_with_forms(fn, api, out, keys, rename, forms):
+    # the form runs only when its trigger is there, so x.reshape([2, 3]) pays two tests
+    first, on_kwargs = forms.first, forms.on_kwargs
+
+    def normalize(args, kwargs):
+        if ((len(args) > first and args[first].__class__ not in _SEQUENCES)
+                or (on_kwargs and kwargs)):
+            args, kwargs = forms(args, kwargs)
+        if kwargs and not keys.isdisjoint(kwargs):
+            rename(args, kwargs)
+        return args, kwargs
+
+    if out:
+        def wrapper(*args, out=None, **kwargs):
+            args, kwargs = normalize(args, kwargs)
+            if out is None:
+                return fn(*args, **kwargs)
+            return write_out(api, fn(*args, **kwargs), out)
+        return wrapper
+
+    def wrapper(*args, **kwargs):
+        if ((len(args) > first and args[first].__class__ not in _SEQUENCES)
+                or (on_kwargs and kwargs)):
+            args, kwargs = forms(args, kwargs)
+        if kwargs and not keys.isdisjoint(kwargs):
+            rename(args, kwargs)
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+def _renamer(api: str, aliases: dict, sig: inspect.Signature):
+    """rename(args, kwargs): alias keywords -> their parameter, with Paddle's errors."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    position = {name: i for i, (name, p) in enumerate(sig.parameters.items())
+                if p.kind in kinds}
+    both = both_given(api)
+    cpp = api in CPP_PARSED
+
+    def rename(args: tuple, kwargs: dict) -> None:
+        for alias in [k for k in kwargs if k in aliases]:
+            canonical = aliases[alias]
+            if canonical in kwargs and both != "wins":
+                if both == "type":
+                    raise TypeError(f"{api}() got an unexpected keyword argument '{alias}' "
+                                    f"('{alias}' is an alias of '{canonical}', given too)")
+                raise ValueError(f"{api}(): cannot specify both '{canonical}' and its alias "
+                                 f"'{alias}'")
+            if len(args) > position.get(canonical, len(args)):
+                error = ValueError if cpp else TypeError
+                raise error(f"{api}() got multiple values for argument '{canonical}' (by "
+                            f"position and as its alias '{alias}')")
+            kwargs[canonical] = kwargs.pop(alias)
+    return rename
 
 
 def _signature_with_out(sig: inspect.Signature) -> inspect.Signature:
@@ -120,13 +232,57 @@ def _describe(value) -> str:
 
 
 def install(namespace: dict, names, prefix: str) -> None:
-    """Wrap each of `names` in `namespace` with `with_out`, and every other name bound to the
-    same function there (aliases such as clamp/clip stay the same object, as in Paddle)."""
-    wrapped = {}
-    for name in names:
+    """Wrap, in `namespace` (a module's globals or the FUNCTIONS dict), each of `names` with
+    `out=` and every name of param_alias's table for `prefix` with its aliases and forms.
+    Other names bound to the same function (clamp/clip) get the same wrapper, as in Paddle;
+    names sharing a function but not their aliases (mul/multiply) get wrappers of their own."""
+    table = TABLES.get(prefix, {})
+    forms = FORMS if prefix == "paddle." else {}
+    made, first = {}, {}
+    # `out` belongs to the function object: every name bound to it gets it (clamp/clip)
+    with_out_ids = {id(_base(namespace[n])) for n in names if n in namespace}
+    for name in sorted(set(names) | set(table) | set(forms)):
         fn = namespace.get(name)
-        if fn is not None and id(fn) not in wrapped:
-            wrapped[id(fn)] = with_out(fn, f"{prefix}{name}")
+        if isinstance(fn, type):  # a class (finfo): its constructor takes the aliases
+            wrap_method(fn, "__init__", prefix + name, table.get(name))
+            continue
+        if fn is None or not callable(fn):
+            continue
+        base = _base(fn)
+        out = id(base) in with_out_ids
+        aliases = table.get(name, {})
+        key = (id(base), out, tuple(sorted(aliases.items())), forms.get(name),
+               both_given(prefix + name), prefix + name in CPP_PARSED)
+        if key not in made:
+            made[key] = wrap(fn, prefix + name, out, aliases, forms.get(name))
+        namespace[name] = made[key]
+        first.setdefault(id(base), made[key])
     for name, fn in list(namespace.items()):
-        if callable(fn) and id(fn) in wrapped:
-            namespace[name] = wrapped[id(fn)]
+        if callable(fn) and id(fn) in first and name not in table and name not in forms:
+            namespace[name] = first[id(fn)]
+
+
+def wrap_method(cls: type, method: str, api: str, aliases: dict | None, forms=None) -> None:
+    """Give `cls.<method>` (defined on `cls` itself) aliases and forms, once."""
+    fn = cls.__dict__.get(method)
+    if fn is None or getattr(fn, "_call_spec", None) is not None or not (aliases or forms):
+        return
+    setattr(cls, method, wrap(fn, api, False, aliases, forms))
+
+
+def _base(fn):
+    return getattr(fn, "_call_spec", (fn,))[0]
+
+
+def install_methods(cls: type, prefix: str = "paddle.") -> None:
+    """Give `cls`'s methods named in the `prefix` table (Tensor-only ones, or methods not
+    bound from the public function) their aliases and forms."""
+    table, forms = TABLES[prefix], FORMS
+    for name in set(table) | set(forms):
+        fn = cls.__dict__.get(name)
+        if fn is None or not callable(fn) or isinstance(fn, type):
+            continue
+        spec = getattr(fn, "_call_spec", None)
+        if spec is not None and (spec[2] or spec[3]):
+            continue  # bound from a wrapped public function
+        setattr(cls, name, wrap(fn, prefix + name, False, table.get(name), forms.get(name)))

@@ -13,3 +13,6 @@ from .loss_margin import *  # noqa: F401,F403
 from .loss_pointwise import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .sparse_attention import *  # noqa: F401,F403
+
+from ...tensor.out_arg import install as _install  # noqa: E402
+_install(globals(), (), "paddle.nn.functional.")  # Paddle 3.3.1's alias keywords (input=, ...)
