@@ -25,12 +25,13 @@ _FLOATS = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
 
 
 def _scratch(key: tuple, shape: tuple, dtype, zero: bool):
-    """This thread's buffer for `key` (created zero-filled or empty on first use)."""
+    """This thread's buffer for `key`, `shape` and `dtype` (created zero-filled or empty on
+    first use). A zero-filled buffer's key must fix which part of it is ever written."""
     cache = getattr(_LOCAL, "bufs", None)
     if cache is None:
         cache = _LOCAL.bufs = {}
         _LOCAL.nbytes = 0
-    key += (dtype.char,)
+    key += (shape, dtype.char)
     buf = cache.get(key)
     if buf is None:
         nbytes = math.prod(shape) * dtype.itemsize

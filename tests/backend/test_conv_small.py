@@ -159,3 +159,24 @@ def test_dtypes_never_share_a_buffer():
             tol = 1e-13 if dtype == "float64" else 1e-5
             np.testing.assert_allclose(out, _direct(x, w, stride, [1, 1, 1, 1], [1, 1]),
                                        rtol=tol, atol=tol)
+
+
+def test_kernels_of_equal_size_and_other_shapes_never_share_columns():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((1, 2, 9, 9))
+    for ks in ((3, 3), (1, 9), (9, 1), (3, 3)):   # kh * kw equal, column shapes differ
+        w = rng.standard_normal((2, 2) + ks)
+        pads = [ks[0] // 2] * 2 + [ks[1] // 2] * 2
+        for stride in ([1, 1], [2, 2]):
+            np.testing.assert_allclose(S.small_conv2d(x, w, stride, pads, [1, 1]),
+                                       _direct(x, w, stride, pads, [1, 1]), atol=1e-12)
+
+
+def test_equal_column_sizes_of_other_geometries():
+    rng = np.random.default_rng(7)
+    # 3x3 over 9x9 and 1x9 over 7x9 (no padding) both compute 2 x 9 rows of 63 positions
+    for xs, ks in (((1, 2, 9, 9), (3, 3)), ((1, 2, 7, 9), (1, 9)), ((1, 2, 9, 9), (3, 3))):
+        x = rng.standard_normal(xs)
+        w = rng.standard_normal((2, 2) + ks)
+        np.testing.assert_allclose(S.small_conv2d(x, w, [1, 1], [0, 0, 0, 0], [1, 1]),
+                                   _direct(x, w, [1, 1], [0, 0, 0, 0], [1, 1]), atol=1e-12)
