@@ -32,6 +32,22 @@ _LOAD_CONFIGS = ("model_filename", "params_filename", "keep_name_table", "return
 _SAVE_CONFIGS = ("use_binary_format", "pickle_protocol", "safetensors")
 
 
+# paddle.save(program) writes the Program's serialized form, not a pickle (as Paddle writes
+# its program desc), and paddle.load reads it back. Program and its serializer live in
+# `static`, a higher room, which registers them here when it is imported.
+_PROGRAM_FORMAT: dict = {}
+
+
+def register_program_format(cls: type, dump, sniff, parse) -> None:
+    """Called by sampan.static: `dump(program) -> bytes`, `sniff(head bytes) -> bool`,
+    `parse(bytes) -> Program`."""
+    _PROGRAM_FORMAT.update(cls=cls, dump=dump, sniff=sniff, parse=parse)
+
+
+def _is_program(obj) -> bool:
+    return bool(_PROGRAM_FORMAT) and isinstance(obj, _PROGRAM_FORMAT["cls"])
+
+
 class UnsafeCheckpointError(pickle.UnpicklingError):
     """A checkpoint references a class or function outside the safe allow-list."""
 
@@ -78,7 +94,7 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         >>> paddle.save({'w': paddle.ones([2])}, buf)
         >>> _ = buf.seek(0)
         >>> paddle.load(buf)['w'].shape
-        [2]
+        paddle.Size([2])
     """
     for key in configs:
         if key not in _SAVE_CONFIGS:
@@ -97,6 +113,13 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         raise ValueError(f"paddle.save: expected 1 < protocol < 5, but received "
                          f"protocol={protocol}")
     _check_savable(obj)
+    if _is_program(obj):
+        data = _PROGRAM_FORMAT["dump"](obj)
+        if hasattr(path, "write"):
+            path.write(data)
+        else:
+            write_atomic(_check_path("save", path), lambda f: f.write(data))
+        return
     if _is_state_dict(obj):
         if not obj:
             warnings.warn("paddle.save: the input state dict is empty")
@@ -352,15 +375,33 @@ def load(path, **configs):
         raise NotImplementedError("paddle.load: safetensors=True is not supported by sampan")
     return_numpy = bool(configs.get("return_numpy", False))
     if hasattr(path, "read"):
-        result = _unpickle(path, "the file-like object", configs.get("trusted", False))
+        program = _read_program(path)
+        result = program if program is not None else _unpickle(
+            path, "the file-like object", configs.get("trusted", False))
     else:
         path = _check_path("load", path)
         if not os.path.isfile(path):
             what = "is a folder, not a file" if os.path.isdir(path) else "does not exist"
             raise CheckpointNotFoundError(f"paddle.load: the path {path!r} {what}")
         with open(path, "rb") as f:
-            result = _unpickle(f, repr(path), configs.get("trusted", False))
+            program = _read_program(f)
+            result = program if program is not None else _unpickle(
+                f, repr(path), configs.get("trusted", False))
+    if program is not None:
+        return program
     return _restore(result, return_numpy, bool(configs.get("keep_name_table", False)))
+
+
+def _read_program(f):
+    """The Program a file holds (paddle.save(program)), or None with `f` rewound."""
+    if not _PROGRAM_FORMAT or not hasattr(f, "seek"):
+        return None
+    start = f.tell()
+    head = f.read(4096)
+    if not _PROGRAM_FORMAT["sniff"](head):
+        f.seek(start)
+        return None
+    return _PROGRAM_FORMAT["parse"](head + f.read())
 
 
 def _unpickle(f, where: str, trusted: bool):

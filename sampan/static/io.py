@@ -16,7 +16,7 @@ import numpy as np
 from ..framework import dtype as _dt
 from .executor import Scope, global_scope
 from .passes.dce import dead_code_elimination
-from ..framework.io import write_atomic
+from ..framework.io import register_program_format, write_atomic
 from ..framework.tensor import wrap, is_variable
 from ..ops.custom_op import ensure_custom_ops
 from .program import Block, Operator, Parameter, Program, Variable, default_main_program
@@ -423,6 +423,13 @@ def _set_state_dict(self: Program, state_dict: dict, scope=None) -> None:
             scope.set(name, arr)
 
 
+def _program_bytes(program: Program) -> bytes:
+    """paddle.save(program): the whole program (not pruned) as sampan's JSON text."""
+    refuse_py_func(program, "paddle.save")
+    return json.dumps(program_to_dict(program), indent=1).encode("utf-8")
+
+
+register_program_format(Program, _program_bytes, _is_sampan_program, parse_from_string)
 Program.parse_from_string = staticmethod(parse_from_string)
 Program._state_vars = _state_vars
 Program.state_dict = _state_dict
