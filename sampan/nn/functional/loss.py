@@ -289,7 +289,7 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,
 
     Args:
         input (Tensor): log probabilities [N, C] or [N, C, d_1, ...] (class axis 1).
-        label (Tensor): int class ids [N] or [N, d_1, ...].
+        label (Tensor): int class ids [N] or [N, d_1, ...] (also [N, 1] or [N, 1, d_1, ...]).
         weight (Tensor, optional): per-class weights [C].
         ignore_index (int): label value with no loss. Default -100.
         reduction (str): 'mean' (divided by the sum of the kept weights), 'sum' or 'none'.
@@ -312,6 +312,8 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,
         raise ValueError(f"{api}: input must have at least 2 dims [N, C, ...], got shape "
                          f"{list(input.shape)}")
     want = [input.shape[0]] + list(input.shape[2:])
+    if list(label.shape) == want[:1] + [1] + want[1:]:  # [N, 1, ...] as Paddle accepts
+        label = T.squeeze(label, 1)
     if list(label.shape) != want:
         raise ValueError(f"{api}: label must have shape {want} for input of shape "
                          f"{list(input.shape)}; got label shape {list(label.shape)}")
