@@ -8,6 +8,7 @@ import pytest
 
 import sampan as paddle
 from sampan import static
+from sampan.backend.fake import FakePlace
 from sampan.distributed.ps.heter import LocalHeter
 from sampan.ops import heter as heter_ops
 from sampan.static.heter import heter_programs
@@ -35,10 +36,10 @@ def _single(feeds, make_opt):
 class Worker(threading.Thread):
     """A heter worker: its own Executor and Scope, initialised by the startup program."""
 
-    def __init__(self, main, startup, **kwargs):
+    def __init__(self, main, startup, place=None, **kwargs):
         super().__init__(daemon=True)
         self.main, self.kwargs = main, kwargs
-        self.exe, self.scope = static.Executor(), static.Scope()
+        self.exe, self.scope = static.Executor(place), static.Scope()
         self.exe.run(startup, scope=self.scope)
         self.served, self.error = None, None
 
@@ -188,3 +189,17 @@ def test_a_clip_across_both_sides_cannot_be_split():
     with pytest.raises(ValueError, match="heter worker's optimizer op .* reads .* which the "
                                          "trainer computes; gradient clipping across"):
         heter_programs(main)
+
+
+def test_heter_worker_on_a_device_place():
+    """The worker's Executor on a device place (the test-only fake device here; a GPU in
+    bench/heter_gpu_check.py): values cross between host and device."""
+    feeds = wide_deep_feeds(4)
+    ref_losses, ref = _single(feeds, None)
+    local = LocalHeter(trainer_num=1, timeout=30).enter()
+    losses, params, worker, _ = _heter_run(feeds, build_wide_deep(), local, place=FakePlace(0))
+    assert worker.served == 4
+    np.testing.assert_allclose(losses, ref_losses, rtol=1e-5, atol=1e-6)
+    for name in PARAMS:
+        np.testing.assert_allclose(params[name], ref[name], rtol=1e-5, atol=1e-6,
+                                   err_msg=name)

@@ -47,8 +47,12 @@ def train(exe, main, loss) -> list:
 
 
 def save(path: str, losses, names) -> None:
+    """Losses, the parameters `names` and the array module holding the first of them (numpy,
+    or cupy on a heter worker computing on its GPU)."""
     scope = static.global_scope()
-    np.savez(path, losses=np.array(losses), **{n: np.array(scope.get(n)) for n in names})
+    module = type(scope._vars.get(names[0])).__module__.split(".")[0]
+    np.savez(path, losses=np.array(losses), module=np.array(module),
+             **{n: np.array(scope.get(n)) for n in names})
 
 
 def main() -> None:

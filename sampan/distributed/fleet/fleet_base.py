@@ -271,7 +271,8 @@ class Fleet:
                                    "fleet.distributed_optimizer(...).minimize(loss); call it "
                                    "first (static mode)")
             from ...static import Executor
-            Executor().start_heter_trainer(self._programs["main"])
+            Executor(ps_heter.worker_place(self._role)).start_heter_trainer(
+                self._programs["main"])
             return
         if self._programs is None:
             self._server.run()

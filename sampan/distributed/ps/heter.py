@@ -6,9 +6,11 @@ worker that does not answer, or trainers that never stop, become a TimeoutError 
 """
 from __future__ import annotations
 
+import os
 import queue
 import threading
 
+from ...framework.place import is_compiled_with_cuda
 from ...ops import heter as heter_ops
 from .channel import Channel
 
@@ -173,3 +175,12 @@ def stop_trainer() -> None:
     if isinstance(client, MPIHeterClient):
         client.stop_worker()
         heter_ops.set_heter_client(None)
+
+
+def worker_place(role):
+    """The place a launched heter worker computes on: its GPU (FLAGS_selected_gpus) when
+    HETER_DEVICE_TYPE is gpu and a GPU is usable, else the current device (as Paddle's
+    heter worker Executor)."""
+    if role._heter_device_type() == "gpu" and is_compiled_with_cuda():
+        return f"gpu:{int(os.environ.get('FLAGS_selected_gpus', '0').split(',')[0])}"
+    return None
