@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import inspect
 import types
+import warnings
 
 import numpy as np
 
@@ -160,6 +161,16 @@ def _as_list(value, what: str) -> list:
                             f"{type(value).__name__}")
 
 
+def _leading_values(g, out, api: str, i: int):
+    """paddle.autograd.backward reads a larger grad_tensors[i] as a buffer: its first
+    out.size values, in out's shape (Paddle's tests pass ones_like(x) for out = x.max(0)).
+    Kept, with a warning; paddle.grad and Tensor.backward refuse it."""
+    warnings.warn(f"{api}: grad_outputs[{i}] has shape {list(g.shape)} but outputs[{i}] has "
+                  f"shape {list(out.shape)}; its first {out.size} values are used (as in Paddle)",
+                  stacklevel=4)
+    return g.flatten()[:out.size].reshape(list(out.shape))
+
+
 def _root_grads(outputs, grad_outputs, api: str) -> list:
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
@@ -172,9 +183,11 @@ def _root_grads(outputs, grad_outputs, api: str) -> list:
             g = wrap(np.asarray(g, dtype=out._data.dtype))
         elif tuple(g.shape) != tuple(out.shape) and g.size == out.size:
             g = g.reshape(list(out.shape))  # Paddle takes e.g. a [1] grad for a 0-D output
+        elif tuple(g.shape) != tuple(out.shape) and g.size > out.size and api == "backward":
+            g = _leading_values(g, out, api, i)
         elif tuple(g.shape) != tuple(out.shape):
-            raise ValueError(f"{api}: grad_outputs[{i}] has shape {g.shape} but outputs[{i}] "
-                             f"has shape {out.shape}")
+            raise ValueError(f"{api}: grad_outputs[{i}] has shape {list(g.shape)} but "
+                             f"outputs[{i}] has shape {list(out.shape)}")
         grads.append(g)
     return grads
 
