@@ -462,9 +462,10 @@ def vander(x, n=None, increasing=False, name=None) -> Tensor:
     A composite of repeated multiplication (not pow), so gradients of every order are exact,
     also at x = 0.
     """
-    if not is_tensor(x) or x.ndim != 1:
-        kind = f"shape {x.shape}" if is_tensor(x) else type(x).__name__
-        raise ValueError(f"vander: x must be a 1-D Tensor, got {kind}")
+    if not is_tensor(x):
+        raise TypeError(f"vander: x must be a 1-D Tensor, got {type(x).__name__}")
+    if x.ndim != 1:
+        raise ValueError(f"vander: x must be a 1-D Tensor, got shape {list(x.shape)}")
     n = x.shape[0] if n is None else _int_arg("vander", "n", n)
     if n == 0:
         return dispatch(REGISTRY["full"], (), {"shape": [x.shape[0], 0], "fill_value": 0,

@@ -8,7 +8,7 @@ from ...framework.random import next_seed
 from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call, dispatch
 from ...ops.opdef import REGISTRY, broadcast_shapes
-from ...tensor._helpers import make_inplace
+from ...tensor._helpers import NotTensorError, make_inplace
 from ...tensor.math import clip
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -23,8 +23,8 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _tensor(api: str, arg: str, x) -> None:
-    if not isinstance(x, Tensor) and not is_variable(x):
-        raise TypeError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
+    if not isinstance(x, Tensor) and not is_variable(x):  # Paddle 3: ValueError for ndarrays
+        raise NotTensorError(f"{api}: {arg} must be a Tensor, got {type(x).__name__}")
 
 
 def linear(x, weight, bias=None, name=None) -> Tensor:
