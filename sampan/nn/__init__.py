@@ -17,3 +17,6 @@ from .layer.pooling import *  # noqa: F401,F403
 from .layer.rnn import *  # noqa: F401,F403
 from .layer.transformer import *  # noqa: F401,F403
 from .layer.vision import *  # noqa: F401,F403
+
+from .layer import param_alias as _param_alias  # noqa: E402
+_param_alias.install(globals())  # Paddle 3.3.1's alias keywords on layers (eps=, input=, ...)

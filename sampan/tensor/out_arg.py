@@ -18,7 +18,7 @@ import functools
 import inspect
 
 from ..framework.tensor import Tensor, is_variable
-from .param_alias import CPP_PARSED, FORMS, TABLES, both_given
+from .param_alias import CPP_PARSED, FORMS, FORMS_BY_PREFIX, TABLES, both_given
 
 # paddle.<name> and/or paddle.Tensor.<name> with `out` in Paddle 3.3.1 (sampan.tensor family
 # functions; the Tensor methods are bound from the same objects).
@@ -67,7 +67,8 @@ def with_out(fn, api: str | None = None):
     return wrap(fn, api or f"paddle.{fn.__name__}", out=True)
 
 
-def wrap(fn, api: str, out: bool = False, aliases: dict | None = None, forms=None):
+def wrap(fn, api: str, out: bool = False, aliases: dict | None = None, forms=None,
+         both: str | None = None):
     """`fn` behind ONE wrapper that takes Paddle 3.3.1's call forms: a keyword-only `out=`
     (`out`), alias keywords (`aliases`: {alias: parameter}, param_alias.TABLES) and
     positional forms (`forms(args, kwargs) -> (args, kwargs)`, param_alias.FORMS).
@@ -81,6 +82,8 @@ def wrap(fn, api: str, out: bool = False, aliases: dict | None = None, forms=Non
         out (bool): add `out=` unless `fn` takes `out` itself.
         aliases (dict, optional): {alias: canonical parameter name}.
         forms (callable, optional): rewrites positional call forms.
+        both (str, optional): 'value', 'type' or 'wins' when a name and its alias are both
+            given (default: param_alias.both_given(api)).
 
     Returns:
         callable: the wrapper, or `fn` when there is nothing to add.
@@ -102,7 +105,7 @@ def wrap(fn, api: str, out: bool = False, aliases: dict | None = None, forms=Non
     aliases = aliases or {}
     if not out and not aliases and forms is None:
         return fn
-    rename = _renamer(api, aliases, sig) if aliases else None
+    rename = _renamer(api, aliases, sig, both) if aliases else None
     keys = frozenset(aliases)
     wrapper = _make(fn, api, out, keys, rename, forms)
     functools.update_wrapper(wrapper, fn)
@@ -164,12 +167,12 @@ def _make_with_forms(fn, api, out, keys, rename, forms):
     return wrapper
 
 
-def _renamer(api: str, aliases: dict, sig: inspect.Signature):
+def _renamer(api: str, aliases: dict, sig: inspect.Signature, both: str | None = None):
     """rename(args, kwargs): alias keywords -> their parameter, with Paddle's errors."""
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     position = {name: i for i, (name, p) in enumerate(sig.parameters.items())
                 if p.kind in kinds}
-    both = both_given(api)
+    both = both or both_given(api)
     cpp = api in CPP_PARSED
 
     def rename(args: tuple, kwargs: dict) -> None:
@@ -237,7 +240,7 @@ def install(namespace: dict, names, prefix: str) -> None:
     Other names bound to the same function (clamp/clip) get the same wrapper, as in Paddle;
     names sharing a function but not their aliases (mul/multiply) get wrappers of their own."""
     table = TABLES.get(prefix, {})
-    forms = FORMS if prefix == "paddle." else {}
+    forms = FORMS_BY_PREFIX.get(prefix, {})
     made, first = {}, {}
     # `out` belongs to the function object: every name bound to it gets it (clamp/clip)
     with_out_ids = {id(_base(namespace[n])) for n in names if n in namespace}
@@ -262,12 +265,16 @@ def install(namespace: dict, names, prefix: str) -> None:
             namespace[name] = first[id(fn)]
 
 
-def wrap_method(cls: type, method: str, api: str, aliases: dict | None, forms=None) -> None:
-    """Give `cls.<method>` (defined on `cls` itself) aliases and forms, once."""
-    fn = cls.__dict__.get(method)
-    if fn is None or getattr(fn, "_call_spec", None) is not None or not (aliases or forms):
+def wrap_method(cls: type, method: str, api: str, aliases: dict | None, forms=None,
+                both: str | None = None) -> None:
+    """Give `cls.<method>` (its own or inherited; set on `cls` itself) aliases and forms."""
+    fn = getattr(cls, method, None)
+    if fn is None or not (aliases or forms):
         return
-    setattr(cls, method, wrap(fn, api, False, aliases, forms))
+    spec = getattr(fn, "_call_spec", None)
+    if spec is not None and method in cls.__dict__:
+        return  # done already
+    setattr(cls, method, wrap(fn, api, False, aliases, forms, both))
 
 
 def _base(fn):

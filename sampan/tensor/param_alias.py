@@ -304,8 +304,23 @@ FORMS: dict = {
     "median": _form(_median_default, 9, on_kwargs=True),
 }
 
+def _lp_pool_ceil_mode(args: tuple, kwargs: dict):
+    """lp_pool1d(x, norm_type, kernel_size, stride, True) / LPPool1D(2, 3, 2, True): a bool
+    in the 5th position (self included) is ceil_mode, PyTorch's order, with Paddle's warning."""
+    if len(args) == 5 and isinstance(args[4], bool):
+        warnings.warn("The 5th positional argument is a boolean value, which is being "
+                      "interpreted as 'ceil_mode'.", stacklevel=3)
+        kwargs["ceil_mode"] = args[4]
+        args = args[:4]
+    return args, kwargs
+
+
+LP_POOL_FORM = _form(_lp_pool_ceil_mode, 4)
+FUNCTIONAL_FORMS: dict = {"lp_pool1d": LP_POOL_FORM, "lp_pool2d": LP_POOL_FORM}
+
 TABLES = {"paddle.": TENSOR, "paddle.nn.functional.": FUNCTIONAL, "paddle.linalg.": LINALG,
           "paddle.fft.": FFT}
+FORMS_BY_PREFIX = {"paddle.": FORMS, "paddle.nn.functional.": FUNCTIONAL_FORMS}
 
 
 def both_given(api: str) -> str:
