@@ -29,9 +29,30 @@ def _infer_unknown(shape: list, src: tuple, out: list) -> tuple:
     return tuple(out)
 
 
+def _resolve_zero_size(api: str, shape: list, src: tuple) -> tuple:
+    """Paddle 3.3.1 for an x with no elements: a 0 in shape is a literal 0 (at any index);
+    -1 is 0 when shape has no 0, else (product of x's nonzero dims) / (product of the
+    positive dims of shape), refused when shape has more zeros than x."""
+    if any(s < -1 for s in shape) or shape.count(-1) > 1:
+        raise ValueError(f"{api}: shape may hold dims >= 0 and one -1, got {shape}")
+    if -1 not in shape:
+        if 0 not in shape:
+            raise ValueError(f"{api}: cannot reshape x of shape {list(src)} (0 elements) to "
+                             f"{shape} ({math.prod(shape)} elements)")
+        return tuple(shape)
+    zeros, known = shape.count(0), math.prod(s for s in shape if s > 0)
+    nonzero = math.prod(d for d in src if d)
+    if zeros and (zeros > list(src).count(0) or nonzero % known):
+        raise ValueError(f"{api}: cannot infer the -1 of {shape} for x of shape {list(src)} "
+                         f"(0 elements)")
+    return tuple(nonzero // known if s == -1 and zeros else max(s, 0) for s in shape)
+
+
 def resolve_shape(api: str, shape, src: tuple) -> tuple:
     """Paddle reshape rules: 0 copies the input dim, one -1 is inferred."""
     shape = [int(s) for s in shape]
+    if src and -1 not in src and math.prod(src) == 0:
+        return _resolve_zero_size(api, shape, src)
     out = []
     for i, s in enumerate(shape):
         if s == 0:
