@@ -217,12 +217,14 @@ class Pow(Binary):
     """out = x ** y with broadcasting; integer ** integer stays integer.
 
     Negative integer exponents of integer bases are computed in float64 and truncated
-    (1 ** -n = 1, 2 ** -1 = 0) instead of raising. dy = g * out * log(x) (nan for x < 0).
+    (1 ** -n = 1, 2 ** -1 = 0) instead of raising. dy = g * x ** y * log(x) (nan for x < 0),
+    recomputed from x and y: as in Paddle the gradient does not keep `out`, so modifying
+    out in place (x ** 2 then out[...] = v) leaves the backward valid.
     """
 
     amp = "float32"
     name = "pow"
-    saves = ("x", "y", "out")
+    saves = ("x", "y")
     onnx = "Pow"
 
     def compute(self, xp, x, y):
@@ -235,7 +237,7 @@ class Pow(Binary):
 
     def vjp(self, ctx, g):
         gx = g * ctx.y * call("pow", ctx.x, ctx.y - 1) if ctx.needs[0] else None
-        gy = g * ctx.out * call("log", ctx.x) if ctx.needs[1] else None
+        gy = g * call("pow", ctx.x, ctx.y) * call("log", ctx.x) if ctx.needs[1] else None
         return (gx, gy)
 
 
