@@ -139,11 +139,24 @@ class _GradMode:
 
 
 def _apply_hooks(hooks, grad):
+    """Run the hooks in order, each on the previous result. As in Paddle, a hook sees the
+    gradient as a tensor with stop_gradient=False (a second handle when the engine's own
+    gradient stops gradient, so that paddle.grad's results keep stop_gradient=True)."""
     for hook in list(hooks):
-        new = hook(grad)
+        new = hook(_as_grad(grad))
         if new is not None:
             grad = new
     return grad
+
+
+def _as_grad(g):
+    """`g` as Paddle shows a gradient: stop_gradient=False (the same data, no copy)."""
+    if not g.stop_gradient:
+        return g
+    t = _new(Tensor)
+    t._data = g._data
+    t.stop_gradient = False
+    return t
 
 
 class _Run:
@@ -351,12 +364,14 @@ def _sum(a, b, create_graph: bool):
 
 
 def _accumulate(leaf, g, create_graph):
+    """Add `g` into `leaf.grad`. As in Paddle, `.grad` has stop_gradient=False (a leaf
+    without create_graph; ops on it are recorded like on any such tensor)."""
     if not create_graph:
         g = wrap(g._data)
-    if leaf._grad is None:
-        leaf._grad = g
-    else:
-        leaf._grad = _sum(leaf._grad, g, create_graph)
+    if leaf._grad is not None:
+        g = _sum(leaf._grad, g, create_graph)
+    g.stop_gradient = False
+    leaf._grad = g
 
 
 def _children(node):

@@ -1,0 +1,38 @@
+"""What `stop_gradient` gradients carry, as in Paddle 3.3.1: `.grad` and the gradient a hook
+sees have stop_gradient=False; paddle.grad's results keep True unless create_graph."""
+import numpy as np
+
+import sampan as paddle
+
+
+def test_accumulated_grad_is_a_leaf_that_requires_grad():
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * x).sum().backward()
+    g = x.grad
+    assert g.stop_gradient is False and g.is_leaf
+    (x * x).sum().backward()                      # accumulation keeps it
+    assert x.grad.stop_gradient is False
+    np.testing.assert_allclose(x.grad.numpy(), [4.0, 8.0])
+    gg = x.grad
+    (gg * gg).sum().backward()                    # ops on a grad are recorded (Paddle too)
+    np.testing.assert_allclose(gg.grad.numpy(), [8.0, 16.0])
+    np.testing.assert_allclose(x.grad.numpy(), [4.0, 8.0])
+
+
+def test_hooks_see_grads_that_require_grad_but_paddle_grad_results_do_not():
+    seen = []
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = a * 2
+    b.register_hook(lambda g: seen.append(g.stop_gradient))
+    (ga,) = paddle.grad(b.sum(), a)
+    assert seen == [False]
+    assert ga.stop_gradient is True
+    (gb,) = paddle.grad((a * a).sum(), a, create_graph=True)
+    assert gb.stop_gradient is False
+
+
+def test_parameter_grad_after_backward():
+    lin = paddle.nn.Linear(2, 2)
+    lin(paddle.ones([1, 2])).sum().backward()
+    assert lin.weight.grad.stop_gradient is False
+    assert "stop_gradient=False" in repr(lin.bias.grad)
