@@ -26,6 +26,7 @@ from .ctr_metric import ctr_metric_bundle  # noqa: F401
 from .misc import (ExponentialMovingAverage, device_guard, load_from_file,  # noqa: F401
                    save_to_file, xpu_places)
 from ..framework.param_attr import WeightNormParamAttr  # noqa: F401
+from .ipu import IpuCompiledProgram, IpuStrategy, ipu_shard_guard, set_ipu_shard  # noqa: F401
 
 
 def cpu_places(device_count=None) -> list:
@@ -82,4 +83,5 @@ __all__ = ["InputSpec", "Program", "Variable", "Parameter", "Block", "Operator",
            "Print", "BuildStrategy", "CompiledProgram", "ExecutionStrategy", "save",
            "load", "load_program_state", "set_program_state", "py_func",
            "accuracy", "auc", "ctr_metric_bundle", "ExponentialMovingAverage", "device_guard",
-           "save_to_file", "load_from_file", "xpu_places", "WeightNormParamAttr", "setitem"]
+           "save_to_file", "load_from_file", "xpu_places", "WeightNormParamAttr", "setitem",
+           "IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard", "set_ipu_shard"]
