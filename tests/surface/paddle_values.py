@@ -254,6 +254,7 @@ VALUES = {
     'static.set_ipu_shard-call': {'error': 'ValueError'},
     'static.set_ipu_shard-bad': {'error': 'TypeError'},
     'autograd.PyLayerContext': [{'dtype': 'float32', 'shape': [3], 'values': [2.0, -16.0, 0.25], 'stop_gradient': False}, {'dtype': 'float32', 'shape': [3], 'values': [6.0, 24.0, 1.5]}, [{'py': True}]],
+    'autograd.leaf-grad-stop_gradient': [{'dtype': 'float32', 'shape': [2], 'values': [2.0, 4.0], 'stop_gradient': False}, {'py': False}],
     'inference.Predictor': [{'py': True}, {'py': True}, [{'py': 2}, {'py': 2}], {'dtype': 'float32', 'shape': [2, 2], 'values': [[7.599999904632568, 2.5999999046325684], [2.0999999046325684, 3.8499999046325684]]}],
     'quantization.BaseObserver': [{'dtype': 'float32', 'shape': [3], 'values': [0.5, -2.5, 1.0], 'stop_gradient': True}, {'py': 2.5}, {'py': 0.01968503937007874}, {'py': True}, {'py': True}],
     'device.queries': [[], [], {'py': None}, {'py': False}, {'py': False}, {'py': True}, {'py': False}, {'py': False}],
