@@ -12,6 +12,27 @@ from .place import (CPUPlace, CUDAPinnedPlace, CUDAPlace, Place,  # noqa: F401
                     is_compiled_with_cuda, is_compiled_with_rocm, is_compiled_with_xpu)
 
 
+class _VarKind(str):
+    """A variable kind of `VarDesc.VarType` (`Tensor.type`): equal to its lower-case name,
+    printed as Paddle prints the enum (`VarType.DENSE_TENSOR`), int() its enum value."""
+
+    def __new__(cls, name: str, value: int) -> "_VarKind":
+        self = super().__new__(cls, name.lower())
+        self._value = value
+        return self
+
+    def __str__(self) -> str:
+        return f"VarType.{self.upper()}"
+
+    def __repr__(self) -> str:
+        return f"<VarType.{self.upper()}: {self._value}>"
+
+    def __int__(self) -> int:
+        return self._value
+
+    __hash__ = str.__hash__
+
+
 class VarDesc:
     """Legacy variable descriptor; only its `VarType` enum of dtypes and kinds is used."""
 
@@ -29,11 +50,11 @@ class VarDesc:
         COMPLEX64 = _dt.complex64
         COMPLEX128 = _dt.complex128
         # variable kinds (Variable.type); sampan has dense tensors only
-        LOD_TENSOR = DENSE_TENSOR = "dense_tensor"
-        LOD_TENSOR_ARRAY = DENSE_TENSOR_ARRAY = "dense_tensor_array"
-        SELECTED_ROWS = "selected_rows"
-        FEED_MINIBATCH = "feed_minibatch"
-        FETCH_LIST = "fetch_list"
+        LOD_TENSOR = DENSE_TENSOR = _VarKind("DENSE_TENSOR", 7)
+        LOD_TENSOR_ARRAY = DENSE_TENSOR_ARRAY = _VarKind("DENSE_TENSOR_ARRAY", 13)
+        SELECTED_ROWS = _VarKind("SELECTED_ROWS", 8)
+        FEED_MINIBATCH = _VarKind("FEED_MINIBATCH", 9)
+        FETCH_LIST = _VarKind("FETCH_LIST", 10)
 
 
 class DataType:

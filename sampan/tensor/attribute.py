@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtype as _dt
+from ..framework.core import VarDesc
 from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
@@ -41,20 +42,36 @@ def is_same_shape(x, y) -> bool:
 
 
 class _Info:
+    _FIELDS: tuple = ()
+
     def __init__(self, dtype, info) -> None:
-        self.dtype = dtype.name
-        for key in ("bits", "min", "max", "eps", "resolution", "tiny", "smallest_normal"):
-            if hasattr(info, key):
-                value = getattr(info, key)
-                setattr(self, key, float(value) if dtype.kind == "f" else int(value))
+        for key in self._FIELDS:
+            value = getattr(info, key)
+            setattr(self, key, int(value) if key == "bits" or dtype.kind in "iu"
+                    else float(value))
+        if "resolution" in self._FIELDS:      # 10**-precision, exact as a Python float
+            self.resolution = 10.0 ** -int(info.precision)
+        self.dtype = str(np.dtype(info.dtype)) if dtype.kind == "c" else dtype.name
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v}" for k, v in vars(self).items())
-        return f"{type(self).__name__}({fields})"
+        """Paddle's text: `paddle.finfo(min=-3.40282e+38, ..., dtype=float32)` (floats as
+        C's %g; a complex dtype reports its real part's dtype)."""
+        fields = [f"{k}={getattr(self, k):g}" if isinstance(getattr(self, k), float) else
+                  f"{k}={getattr(self, k)}" for k in self._FIELDS]
+        return f"paddle.{type(self).__name__}({', '.join(fields)}, dtype={self.dtype})"
 
 
 class finfo(_Info):
-    """Machine limits of a floating point dtype (paddle.finfo)."""
+    """Machine limits of a floating point dtype (paddle.finfo).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> print(paddle.finfo(paddle.float32))
+        paddle.finfo(min=-3.40282e+38, max=3.40282e+38, eps=1.19209e-07, resolution=1e-06, \
+smallest_normal=1.17549e-38, tiny=1.17549e-38, bits=32, dtype=float32)
+    """
+
+    _FIELDS = ("min", "max", "eps", "resolution", "smallest_normal", "tiny", "bits")
 
     def __init__(self, dtype) -> None:
         dt = _dt.convert_dtype(dtype)
@@ -67,7 +84,15 @@ class finfo(_Info):
 
 
 class iinfo(_Info):
-    """Machine limits of an integer dtype (paddle.iinfo)."""
+    """Machine limits of an integer dtype (paddle.iinfo).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> print(paddle.iinfo(paddle.uint8))
+        paddle.iinfo(min=0, max=255, bits=8, dtype=uint8)
+    """
+
+    _FIELDS = ("min", "max", "bits")
 
     def __init__(self, dtype) -> None:
         dt = _dt.convert_dtype(dtype)
@@ -102,6 +127,6 @@ Tensor.offset = property(lambda self: 0)
 Tensor.layout = property(lambda self: "NCHW")
 Tensor.inplace_version = property(lambda self: self._version)
 Tensor.grad_fn = property(lambda self: self._node)
-Tensor.type = property(lambda self: "DenseTensor")
+Tensor.type = property(lambda self: VarDesc.VarType.DENSE_TENSOR)
 Tensor.copy_ = _copy_
 Tensor.is_same_shape = is_same_shape
