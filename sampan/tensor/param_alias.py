@@ -286,6 +286,24 @@ def _median_default(args: tuple, kwargs: dict):
     return args, kwargs
 
 
+def forbid(api: str, keys: frozenset, instead: str, drop_int_at: int | None = None):
+    """A form refusing PyTorch keywords that Paddle 3.3.1 refuses with a hint to the right
+    function (its ForbidKeywordsDecorator); `drop_int_at`: an int positional there is
+    ignored (paddle.softmax's `_stacklevel`)."""
+    def forms(args: tuple, kwargs: dict):
+        found = sorted(k for k in kwargs if k in keys)
+        if found:
+            names = ", ".join(f"'{k}'" for k in found)
+            plural = "s" if len(found) > 1 else ""
+            raise TypeError(f"{api}() received unexpected keyword argument{plural} {names}. "
+                            f"\nDid you mean to use {instead}() instead?")
+        if drop_int_at is not None and len(args) > drop_int_at \
+                and isinstance(args[drop_int_at], int):
+            args = args[:drop_int_at] + args[drop_int_at + 1:]
+        return args, kwargs
+    return _form(forms, 99 if drop_int_at is None else drop_int_at, on_kwargs=True)
+
+
 def _form(fn, first: int, on_kwargs: bool = False):
     """Mark a form: the wrapper calls it only when positional argument `first` exists and is
     not a list/tuple (the ordinary call), or, with `on_kwargs`, when keywords are given."""
@@ -302,6 +320,13 @@ FORMS: dict = {
     "index_select": _form(_index_select_args, 1), "sum": _form(_sum_args, 2),
     "index_add": _form(_index_add_args, 1), "index_add_": _form(_index_add_args, 1),
     "median": _form(_median_default, 9, on_kwargs=True),
+    "max": forbid("paddle.max", frozenset({"input", "dim", "other"}), "paddle.compat.max"),
+    "min": forbid("paddle.min", frozenset({"input", "dim", "other"}), "paddle.compat.min"),
+    "sort": forbid("paddle.sort", frozenset({"input", "dim"}), "paddle.compat.sort"),
+    "split": forbid("paddle.split", frozenset({"tensor", "split_size_or_sections", "dim"}),
+                    "paddle.compat.split"),
+    "softmax": forbid("paddle.compat.nn.functional.softmax", frozenset({"x", "axis", "name"}),
+                      "paddle.nn.functional.softmax", drop_int_at=2),
 }
 
 def _lp_pool_ceil_mode(args: tuple, kwargs: dict):

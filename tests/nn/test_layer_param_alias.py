@@ -117,3 +117,13 @@ def test_legacy_bools_that_are_real_arguments():
         nn.CrossEntropyLoss(None, -100, "mean", True)  # soft_label=True after a reduction
         nn.KLDivLoss("mean", True)  # log_target=True
         nn.MSELoss("sum")
+
+
+def test_pytorch_constructor_keywords_refused_with_hint():
+    with pytest.raises(TypeError, match=r"(?s)paddle.nn.Linear\(\) received unexpected keyword "
+                                        r"argument 'bias'.*paddle.compat.nn.Linear\(\)"):
+        nn.Linear(2, 2, bias=False)
+    with pytest.raises(TypeError, match=r"paddle.nn.Unfold\(\) received unexpected keyword "
+                                        r"argument 'kernel_size'"):
+        nn.Unfold(kernel_size=2)
+    assert nn.Linear(2, 2).weight.shape == [2, 2]

@@ -252,3 +252,23 @@ def test_no_alias_names_keep_their_objects():
     assert paddle.Tensor.add is paddle.add
     # the aliases are not in the signature (as in Paddle)
     assert inspect.signature(paddle.reshape) == inspect.signature(inspect.unwrap(paddle.reshape))
+
+
+def test_pytorch_keywords_refused_with_paddles_hint():
+    # Paddle 3.3.1: paddle.max/min/sort/split and the PyTorch-style paddle.softmax refuse
+    # PyTorch's keywords (TypeError) and name the paddle.compat function to use
+    x = paddle.rand([2, 3])
+    for call, api, keys, instead in (
+            (lambda: paddle.max(x, dim=0), "paddle.max", "'dim'", "paddle.compat.max"),
+            (lambda: x.min(dim=0, input=x), "paddle.min", "'dim', 'input'", "paddle.compat.min"),
+            (lambda: paddle.sort(x, dim=0), "paddle.sort", "'dim'", "paddle.compat.sort"),
+            (lambda: paddle.split(x, 3, dim=1), "paddle.split", "'dim'", "paddle.compat.split"),
+            (lambda: paddle.softmax(x, axis=0), "paddle.compat.nn.functional.softmax", "'axis'",
+             "paddle.nn.functional.softmax")):
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value).startswith(f"{api}() received unexpected keyword argument")
+        assert keys in str(info.value) and f"Did you mean to use {instead}() instead?" in str(
+            info.value)
+    assert paddle.max(x, axis=0).shape == [3]
+    assert paddle.softmax(x, 0, 3).shape == [2, 3]  # PyTorch's _stacklevel is ignored

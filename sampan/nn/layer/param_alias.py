@@ -9,7 +9,7 @@ Imports `tensor` and this room's layers.
 from __future__ import annotations
 
 from ...tensor.out_arg import wrap_method
-from ...tensor.param_alias import LP_POOL_FORM, _form
+from ...tensor.param_alias import LP_POOL_FORM, _form, forbid
 
 _X = {"input": "x"}
 _EPS = {"eps": "epsilon"}
@@ -64,6 +64,9 @@ LEGACY_REDUCTION: dict = {
 _REDUCTION_GIVEN = {"CrossEntropyLoss": (2, {"mean", "sum", "none"}),
                     "KLDivLoss": (0, {"mean", "sum", "none", "batchmean"})}
 _MISSING = object()
+# PyTorch keywords these constructors refuse, pointing to paddle.compat.nn (Paddle 3.3.1)
+FORBIDDEN = {"Linear": frozenset({"bias", "device", "dtype"}),
+             "Unfold": frozenset({"kernel_size", "dilation", "padding", "stride"})}
 
 
 def _legacy_form(name: str):
@@ -107,6 +110,10 @@ def install(namespace: dict) -> None:
         if cls_name in namespace:
             wrap_method(namespace[cls_name], "__init__", f"paddle.nn.{cls_name}", None,
                         LP_POOL_FORM)
+    for cls_name, keys in FORBIDDEN.items():
+        if cls_name in namespace:
+            wrap_method(namespace[cls_name], "__init__", f"paddle.nn.{cls_name}", None,
+                        forbid(f"paddle.nn.{cls_name}", keys, f"paddle.compat.nn.{cls_name}"))
     for cls_name in LEGACY_REDUCTION:
         if cls_name in namespace:
             wrap_method(namespace[cls_name], "__init__", f"paddle.nn.{cls_name}", None,
