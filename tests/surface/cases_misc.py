@@ -233,8 +233,6 @@ CASES = {
 
 # Known differences from Paddle 3.3.1 (reported; the tests are strict xfails).
 XFAIL = {
-    "autograd.leaf-grad-stop_gradient": "Paddle 3.3.1 gives a leaf's .grad after backward() "
-                                        "stop_gradient=False; sampan's is True",
     "transforms.adjust_contrast": "Paddle's cv2 (NumPy image) backend blends with a hard-coded "
                                   "gray level 74 instead of the image's mean; sampan uses the mean "
                                   "(as Paddle's PIL backend does)",
