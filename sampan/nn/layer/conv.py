@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import math
 
-from ...ops.dispatch import call, dispatch
+from ...ops.dispatch import FrozenAttrs, call, dispatch
 from ...ops.opdef import REGISTRY
 from .. import functional as F
 from ..functional.conv import conv_attrs, to_list
@@ -142,7 +142,8 @@ class _Conv(_ConvNd):
         cached = self.__dict__.get("_op_attrs_cache")
         if cached is None or cached[0] != args:
             api = f"conv{self.nd}d"
-            cached = (copy.deepcopy(args), (REGISTRY[api], conv_attrs(api, self.nd, *args)))
+            cached = (copy.deepcopy(args),
+                      (REGISTRY[api], FrozenAttrs(conv_attrs(api, self.nd, *args))))
             self.__dict__["_op_attrs_cache"] = cached
         return cached[1]
 
