@@ -82,6 +82,8 @@ def quantile_kernel(xp, x, qs, axes, keepdim, interpolation, ignore_nan):
             xp.put_along_axis(w_sorted, hi, hi_w, axis=-1)
         w_rows = xp.zeros_like(w_sorted)
         xp.put_along_axis(w_rows, order, w_sorted, axis=-1)
+        if not ignore_nan:   # a slice with nan: the index of its first nan (Paddle)
+            lo = xp.where(nans > 0, n - nans, lo)
         idx = xp.take_along_axis(order, lo, axis=-1) if n else xp.zeros(lo.shape, xp.int64)
         values.append(val.reshape(out_shape))
         indices.append(idx.astype(xp.int64).reshape(out_shape))

@@ -235,3 +235,14 @@ def test_errors():
         paddle.max(_t(np.ones((0, 2))))
     with pytest.raises(ValueError, match="trace: x must have at least 2 dims"):
         paddle.trace(_t(np.ones(3)))
+
+
+def test_median_min_index_of_a_slice_with_nan_is_its_first_nan():
+    nan = float("nan")
+    x = paddle.to_tensor(np.array([[1, nan, 3, nan], [1, 2, 3, 4], [nan, 1, 2, 3],
+                                   [3, 2, nan, nan], [5, 4, 3, nan]]))
+    val, idx = paddle.median(x, axis=1, mode="min")
+    assert idx.tolist() == [1, 1, 0, 2, 3]          # Paddle 3.3.1's indices
+    assert np.isnan(val.numpy()[[0, 2, 3, 4]]).all() and val.numpy()[1] == 2.0
+    assert paddle.median(x, axis=0, mode="min")[1].tolist() == [2, 0, 3, 0]
+    assert paddle.nanmedian(x, axis=1, mode="min")[1].tolist() == [0, 1, 2, 1, 1]
