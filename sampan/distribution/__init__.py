@@ -5,6 +5,9 @@ sampan's random ops so `paddle.seed` reproduces them. Imports rooms below it onl
 """
 from __future__ import annotations
 
+import sys
+
+from . import constraint, continuous, counting, discrete, gamma, transformed_distribution, variable
 from .continuous import Cauchy, Gumbel, Laplace, Normal, StudentT, Uniform
 from .counting import Binomial, Geometric, Poisson
 from .discrete import Bernoulli, Categorical, ContinuousBernoulli, Multinomial
@@ -28,3 +31,18 @@ __all__ = [
     "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
     "SoftmaxTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
 ]
+
+# Paddle keeps one module per distribution (paddle.distribution.normal, .beta, ...); sampan
+# groups them. These module paths name the sampan module that defines the class.
+_MODULE_PATHS = {
+    "bernoulli": discrete, "beta": gamma, "binomial": counting, "categorical": discrete,
+    "cauchy": continuous, "chi2": gamma, "continuous_bernoulli": discrete, "dirichlet": gamma,
+    "exponential": gamma, "exponential_family": gamma, "geometric": counting,
+    "gumbel": continuous, "independent": transformed_distribution, "laplace": continuous,
+    "lognormal": transformed_distribution, "multinomial": discrete, "normal": continuous,
+    "poisson": counting, "student_t": continuous, "uniform": continuous,
+}
+for _name, _module in _MODULE_PATHS.items():
+    sys.modules[f"{__name__}.{_name}"] = _module
+    globals()[_name] = _module
+del _name, _module

@@ -10,6 +10,7 @@ import enum
 from collections.abc import Sequence
 
 from ..framework.tensor import Tensor
+from . import variable as _variable
 from .distribution import Distribution, is_tensor
 
 class Type(enum.Enum):
@@ -27,6 +28,11 @@ class Type(enum.Enum):
 def _check_tensor(api: str, name: str, x) -> None:
     if not is_tensor(x):
         raise TypeError(f"{api}: {name} must be a Tensor, got {type(x).__name__}")
+
+
+def _ranked(var, rank: int):
+    """`var` itself for rank 0, else Independent(var, rank) (as Paddle names them)."""
+    return var if rank == 0 else _variable.Independent(var, rank)
 
 
 class Transform:
@@ -48,6 +54,22 @@ class Transform:
     _type = Type.INJECTION
     _in_rank = 0
     _out_rank = 0
+    _codomain_constraint = None     # the codomain's constraint when not every real value
+
+    @property
+    def _domain(self) -> _variable.Variable:
+        """The domain: real values, with `_in_rank` event dimensions."""
+        return _ranked(_variable.real, self._in_rank)
+
+    @property
+    def _codomain(self) -> _variable.Variable:
+        """The codomain: values satisfying `_codomain_constraint`, `_out_rank` event dims."""
+        c = self._codomain_constraint
+        if c is None:
+            return _ranked(_variable.real, self._out_rank)
+        if c is _variable.positive._constraint and self._out_rank == 0:
+            return _variable.positive
+        return _variable.Variable(False, self._out_rank, c)
 
     def __init__(self) -> None:
         pass
@@ -88,6 +110,7 @@ class Transform:
                                       f"not defined for a non-injective transform")
         if hasattr(self, "_forward_log_det_jacobian"):
             return self._forward_log_det_jacobian(x)
+        self._need_log_det("forward_log_det_jacobian")
         return -self._inverse_log_det_jacobian(self.forward(x))
 
     def inverse_log_det_jacobian(self, y: Tensor) -> Tensor:
@@ -95,21 +118,28 @@ class Transform:
         self._check_rank("inverse_log_det_jacobian", "y", y, self._out_rank)
         if hasattr(self, "_inverse_log_det_jacobian"):
             return self._inverse_log_det_jacobian(y)
+        self._need_log_det("inverse_log_det_jacobian")
         return -self._forward_log_det_jacobian(self._inverse(y))
+
+    def _need_log_det(self, api: str) -> None:
+        if not hasattr(self, "_forward_log_det_jacobian") and \
+                not hasattr(self, "_inverse_log_det_jacobian"):
+            raise NotImplementedError(f"{type(self).__name__}.{api}: the transform defines "
+                                      f"neither log-det-Jacobian")
 
     def forward_shape(self, shape: Sequence[int]) -> Sequence[int]:
         """Output shape for an input of `shape`."""
         if not isinstance(shape, Sequence):
             raise TypeError(f"{type(self).__name__}.forward_shape: shape must be a sequence of "
                             f"ints, got {type(shape).__name__}")
-        return self._forward_shape(tuple(shape))
+        return self._forward_shape(shape)
 
     def inverse_shape(self, shape: Sequence[int]) -> Sequence[int]:
         """Input shape for an output of `shape`."""
         if not isinstance(shape, Sequence):
             raise TypeError(f"{type(self).__name__}.inverse_shape: shape must be a sequence of "
                             f"ints, got {type(shape).__name__}")
-        return self._inverse_shape(tuple(shape))
+        return self._inverse_shape(shape)
 
     def _forward(self, x):
         raise NotImplementedError(f"{type(self).__name__}: forward is not implemented")

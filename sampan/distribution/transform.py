@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from .. import tensor as T
 from ..framework.tensor import Tensor
 from ..nn import functional as F
+from . import constraint as _constraint
+from . import variable as _variable
 from ._transform_base import Transform, Type, _check_tensor
 from ._transform_event import ReshapeTransform, SoftmaxTransform, StickBreakingTransform
 from .distribution import sum_rightmost
@@ -31,6 +33,7 @@ class AbsTransform(Transform):
         [1.0, 2.0]
     """
     _type = Type.SURJECTION
+    _codomain_constraint = _constraint.positive
 
     def _forward(self, x):
         return x.abs()
@@ -112,6 +115,16 @@ class ChainTransform(Transform):
         return all(t._is_injective() for t in self.transforms)
 
     @property
+    def _domain(self) -> _variable.Variable:
+        first = self.transforms[0]._domain if self.transforms else _variable.real
+        return _variable.Independent(first, self._in_rank - first.event_rank)
+
+    @property
+    def _codomain(self) -> _variable.Variable:
+        last = self.transforms[-1]._codomain if self.transforms else _variable.real
+        return _variable.Independent(last, self._out_rank - last.event_rank)
+
+    @property
     def _in_rank(self) -> int:
         if not self.transforms:
             return 0
@@ -162,6 +175,7 @@ class ChainTransform(Transform):
 class ExpTransform(Transform):
     """y = exp(x)."""
     _type = Type.BIJECTION
+    _codomain_constraint = _constraint.positive
 
     def _forward(self, x):
         return x.exp()
@@ -199,6 +213,14 @@ class IndependentTransform(Transform):
         return self._base._is_injective()
 
     @property
+    def _domain(self) -> _variable.Variable:
+        return _variable.Independent(self._base._domain, self._reinterpreted_batch_rank)
+
+    @property
+    def _codomain(self) -> _variable.Variable:
+        return _variable.Independent(self._base._codomain, self._reinterpreted_batch_rank)
+
+    @property
     def _in_rank(self) -> int:
         return self._base._in_rank + self._reinterpreted_batch_rank
 
@@ -230,6 +252,7 @@ class PowerTransform(Transform):
         power (Tensor): the exponent.
     """
     _type = Type.BIJECTION
+    _codomain_constraint = _constraint.positive
 
     def __init__(self, power: Tensor) -> None:
         _check_tensor("PowerTransform", "power", power)
@@ -257,6 +280,7 @@ class PowerTransform(Transform):
 class SigmoidTransform(Transform):
     """y = sigmoid(x)."""
     _type = Type.BIJECTION
+    _codomain_constraint = _constraint.Range(0.0, 1.0)
 
     def _forward(self, x):
         return F.sigmoid(x)
@@ -294,6 +318,14 @@ class StackTransform(Transform):
         return all(t._is_injective() for t in self._transforms)
 
     @property
+    def _domain(self) -> _variable.Variable:
+        return _variable.Stack([t._domain for t in self._transforms], self._axis)
+
+    @property
+    def _codomain(self) -> _variable.Variable:
+        return _variable.Stack([t._codomain for t in self._transforms], self._axis)
+
+    @property
     def transforms(self) -> list:
         return self._transforms
 
@@ -326,6 +358,7 @@ class StackTransform(Transform):
 class TanhTransform(Transform):
     """y = tanh(x)."""
     _type = Type.BIJECTION
+    _codomain_constraint = _constraint.Range(-1.0, 1.0)
 
     def _forward(self, x):
         return x.tanh()
