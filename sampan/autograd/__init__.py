@@ -367,7 +367,9 @@ def _retain_grads(self) -> None:
     def keep(g):
         t = ref()
         if t is not None:
-            t._grad = wrap(g._data) if t._grad is None else wrap(t._grad._data + g._data)
+            kept = wrap(g._data) if t._grad is None else wrap(t._grad._data + g._data)
+            kept.stop_gradient = False      # as `.grad` of a leaf (Paddle)
+            t._grad = kept
     self.register_hook(keep)
 
 

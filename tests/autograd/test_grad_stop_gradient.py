@@ -36,3 +36,16 @@ def test_parameter_grad_after_backward():
     lin(paddle.ones([1, 2])).sum().backward()
     assert lin.weight.grad.stop_gradient is False
     assert "stop_gradient=False" in repr(lin.bias.grad)
+
+
+def test_retained_grad_of_a_non_leaf():
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = x + x
+    y.retain_grads()
+    y.sum().backward()
+    assert y.grad.stop_gradient is False
+    np.testing.assert_allclose(y.grad.numpy(), [1.0, 1.0, 1.0])
+    c = x.clone()
+    c.retain_grads()
+    (c * c).sum().backward()
+    assert c.grad.stop_gradient is False and x.grad.stop_gradient is False
