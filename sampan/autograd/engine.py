@@ -112,8 +112,9 @@ def _check_version(op, name, value, version) -> None:
 def _version_error(op, name, now, then):
     raise RuntimeError(
         f"backward: input '{name}' of op '{op.name}' was saved for the gradient and then "
-        f"modified by an in-place operation (its version is {now}, expected {then}); "
-        f"use the out-of-place form or clone() before modifying it")
+        f"modified by an in-place operation (received tensor_version:{now} != "
+        f"wrapper_version_snapshot:{then}, as Paddle words it); use the out-of-place form "
+        f"or clone() before modifying it")
 
 
 class _Runs(threading.local):

@@ -1,6 +1,7 @@
 """pow's gradient keeps x and y only (as Paddle's elementwise_pow_grad): modifying pow's
 output in place before using it again leaves the backward valid, and dy is unchanged."""
 import numpy as np
+import pytest
 
 import sampan as paddle
 
@@ -23,3 +24,14 @@ def test_pow_gradients_of_both_inputs():
     (x ** y).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), yv * xv ** (yv - 1))
     np.testing.assert_allclose(y.grad.numpy(), xv ** yv * np.log(xv))
+
+
+def test_modified_after_use_names_both_versions():
+    a = paddle.ones([4, 2, 3])
+    a.stop_gradient = False
+    b = a ** 2
+    c = b ** 2              # pow keeps b for its gradient
+    b[1:2] = 3.3            # then b changes: the backward must refuse
+    with pytest.raises(RuntimeError,
+                       match="received tensor_version:1 != wrapper_version_snapshot:0"):
+        (c + b ** 2).sum().backward()
