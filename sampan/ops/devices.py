@@ -26,6 +26,7 @@ CPU_ONLY = frozenset({
     # MPI collectives and parameter-server ops exchange host buffers
     "send_recv", "recv", "distributed_lookup_table", "distributed_push_sparse",
     "distributed_push_dense", "distributed_step", "distributed_pull_dense", "listen_and_serv",
+    "send_and_recv",
     # LoD sequence ops: offsets walked on the host (static Programs on a GPU run them there)
     "sequence_pool", "sequence_softmax", "sequence_expand", "sequence_expand_as",
     "sequence_conv", "sequence_concat", "sequence_pad", "sequence_unpad", "sequence_reverse",
