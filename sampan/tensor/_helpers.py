@@ -4,6 +4,8 @@ Imports `framework` and `ops`.
 """
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..framework import dtype as _dt
@@ -105,9 +107,25 @@ def check_inplace(x, api: str) -> None:
                          f"the out-of-place form")
 
 
+def _first_param(fn) -> str:
+    """The name of fn's first parameter (the tensor an in-place form updates)."""
+    try:
+        return next(iter(inspect.signature(fn).parameters))
+    except (TypeError, ValueError, StopIteration):
+        return "x"
+
+
 def make_inplace(fn, api: str):
     """Build `api` (e.g. `add_`) from the out-of-place `fn`: compute, then rebind x."""
-    def inplace(x, *args, **kwargs):
+    first = _first_param(fn)
+
+    def inplace(*args, **kwargs):
+        if args:
+            x, args = args[0], args[1:]
+        elif first in kwargs:   # the tensor updated may be given by name (addmm_(input=...))
+            x = kwargs.pop(first)
+        else:
+            raise TypeError(f"{api}: missing the tensor to update ('{first}')")
         check_inplace(x, api)
         result = fn(x._alias(), *args, **kwargs)
         if list(result.shape) != list(x.shape) and not getattr(fn, "_reshapes", False):

@@ -296,6 +296,9 @@ def cumsum(x, axis=None, dtype=None, name=None):
                                            "exclusive": False, "reverse": False})
 
 
+cumsum._reshapes = True   # axis None flattens: cumsum_ then reshapes x, as in Paddle
+
+
 def cumprod(x, dim=None, dtype=None, name=None):
     """Running product along `dim` (None: over the flattened x); `dtype` casts x first."""
     return dispatch(_OPS["cumprod"], (x,), {"axis": _cum_axis("cumprod", dim, "dim"),
