@@ -1,5 +1,9 @@
-"""PyLayerContext: the `ctx` of PyLayer.forward/backward. Imports nothing."""
+"""PyLayerContext: the `ctx` of PyLayer.forward/backward. Imports only `framework`."""
 from __future__ import annotations
+
+from ..framework.flags import STATE
+from ..framework.node import Packed
+from ..framework.tensor import Tensor
 
 
 class PyLayerContext:
@@ -12,10 +16,20 @@ class PyLayerContext:
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors) -> None:
+        """Keep `tensors` for backward; under `saved_tensors_hooks` each Tensor goes through
+        pack_hook now and comes back through unpack_hook in `saved_tensor()` (Paddle)."""
+        hooks = STATE.saved_hooks
+        if hooks is not None:
+            pack, unpack = hooks
+            tensors = tuple(Packed(pack(t), unpack) if isinstance(t, Tensor) else t
+                            for t in tensors)
         self._saved = tensors
 
     def saved_tensor(self):
-        return self._saved
+        saved = self._saved
+        if any(isinstance(t, Packed) for t in saved):
+            saved = tuple(_unpacked(t) if isinstance(t, Packed) else t for t in saved)
+        return saved
 
     def mark_non_differentiable(self, *tensors) -> None:
         self._non_diff.update(id(t) for t in tensors)
@@ -26,3 +40,11 @@ class PyLayerContext:
 
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = bool(value)
+
+
+def _unpacked(packed: Packed) -> Tensor:
+    value = packed.get()
+    if not isinstance(value, Tensor):
+        raise TypeError(f"saved_tensors_hooks: unpack_hook must return a Tensor, got "
+                        f"{type(value).__name__}")
+    return value

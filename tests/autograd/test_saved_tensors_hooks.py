@@ -48,3 +48,45 @@ def test_unpack_must_return_a_tensor_for_saved_inputs():
         y = (x * x).sum()
     with pytest.raises(TypeError, match="unpack_hook must return a Tensor"):
         y.backward()
+
+
+class _Mul(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, dy):
+        a, b = ctx.saved_tensor()
+        return dy * b, dy * a
+
+
+def test_pylayer_save_for_backward_goes_through_the_hooks():
+    log = []
+
+    def pack(t):
+        log.append(("pack", t.numpy().tolist()))
+        return t.numpy()
+
+    def unpack(arr):
+        log.append(("unpack", arr.tolist()))
+        return paddle.to_tensor(arr)
+
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(pack, unpack):
+        y = _Mul.apply(a, b)
+    assert log == [("pack", [1.0, 2.0]), ("pack", [3.0, 4.0])]
+    y.sum().backward()
+    assert log[2:] == [("unpack", [1.0, 2.0]), ("unpack", [3.0, 4.0])]
+    np.testing.assert_allclose(a.grad.numpy(), [3.0, 4.0])
+    np.testing.assert_allclose(b.grad.numpy(), [1.0, 2.0])
+
+
+def test_pylayer_unpack_must_return_a_tensor():
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t.numpy(), lambda arr: arr):
+        y = _Mul.apply(a, a)
+    with pytest.raises(TypeError, match="unpack_hook must return a Tensor, got ndarray"):
+        y.sum().backward()
