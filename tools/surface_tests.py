@@ -15,7 +15,10 @@ name counts as tested when some test refers to it under that dotted path, or to 
 path of sampan bound to the very same object (`paddle.linalg.norm` is `paddle.norm` when sampan
 defines them once). A name of `paddle.Tensor` or of a class surface (`paddle.nn.Layer`, ...)
 counts when a test reads `.name` on something that is not a sampan module (`x.abs()`,
-`layer.train()`), or calls `getattr(obj, "name")`.
+`layer.train()`), or calls `getattr(obj, "name")`. String constants that parse as Python
+(case snippets run with exec, as in tests/surface) are read like code, with `paddle` bound
+to sampan. Names a test builds at run time (`f"paddle.{name}(x)"`, a computed
+getattr over a list) are invisible here unless the file's string constants hold them.
 
 Dynamic pass (optional, slow: a profile hook sees every Python call): `--trace OUT -- ARGS`
 runs pytest ARGS with `sys.setprofile` / `threading.setprofile` and records which surface
@@ -97,6 +100,17 @@ class _Refs(ast.NodeVisitor):
     def visit_Constant(self, node):
         if isinstance(node.value, str) and node.value.isidentifier():
             self.strings.add(node.value)
+        elif isinstance(node.value, str) and ("(" in node.value or "." in node.value):
+            self._visit_snippet(node.value)
+
+    def _visit_snippet(self, text: str) -> None:
+        """A string holding code (a case snippet run with exec) is read like the file."""
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return
+        self.alias.setdefault("paddle", "paddle")
+        self.visit(tree)
 
     def _resolve(self, node):
         if isinstance(node, ast.Name):
@@ -116,8 +130,9 @@ class _Refs(ast.NodeVisitor):
 
     def visit_Call(self, node):
         f = node.func
-        if (isinstance(f, ast.Name) and f.id in ("getattr", "hasattr") and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        named = len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+        if (isinstance(f, ast.Name) and f.id in ("getattr", "hasattr") and named
+                and isinstance(node.args[1].value, str)):
             base = self._resolve(node.args[0])
             name = node.args[1].value
             if base:
@@ -296,7 +311,8 @@ def main(argv=None) -> int:
     p.add_argument("--tests", default=os.path.join(ROOT, "tests"))
     p.add_argument("--no-import", action="store_true",
                    help="pure text pass: do not import sampan to match aliases by identity")
-    p.add_argument("--called", help="JSON list of 'key.name' from an earlier --trace run")
+    p.add_argument("--called", action="append", default=[],
+                   help="JSON list of 'key.name' from a --trace run (repeatable: union)")
     p.add_argument("--trace", help="run pytest (args after --) with the call tracer; write here")
     p.add_argument("--json", help="write {key: [untested names]} here")
     p.add_argument("-q", "--quiet", action="store_true", help="print counts only")
@@ -311,8 +327,8 @@ def main(argv=None) -> int:
         root = sampan
     paths, attrs = scan_tests(test_files(ARGS.tests))
     covered = static_covered(surface, paths, attrs, root)
-    if ARGS.called:
-        with open(ARGS.called) as f:
+    for called in ARGS.called:
+        with open(called) as f:
             for full in json.load(f):
                 key, _, name = full.rpartition(".")
                 covered.setdefault(key, set()).add(name)

@@ -12,13 +12,15 @@ PRE = ("F = paddle.nn.functional\n"
        ".astype('float32'))\n"
        "def wattr(shape):\n"
        "    w = (np.sin(np.arange(int(np.prod(shape))) * 0.7) * 0.5).reshape(shape)\n"
-       "    return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(w.astype('float32')))\n"
+       "    return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign("
+       "w.astype('float32')))\n"
        "def battr(n):\n"
        "    return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign("
        "np.linspace(-0.2, 0.3, n).astype('float32')))\n")
 
 CASES = {
-    "nn.AdaptiveMaxPool3D": ("m = paddle.nn.AdaptiveMaxPool3D(output_size=(2, 1, 3), return_mask=True)\n"
+    "nn.AdaptiveMaxPool3D": ("m = paddle.nn.AdaptiveMaxPool3D(output_size=(2, 1, 3), "
+                             "return_mask=True)\n"
                              "out = tuple(m(x3))"),
     "nn.Conv1DTranspose": ("m = paddle.nn.Conv1DTranspose(3, 2, 3, stride=2, padding=1, "
                            "output_padding=1, weight_attr=wattr([3, 2, 3]), bias_attr=battr(2))\n"
@@ -35,8 +37,10 @@ CASES = {
                     "F.avg_pool3d(x3, 3, stride=1, padding=1, exclusive=False, ceil_mode=True))",
     "F.avg_pool3d-divisor": "out = F.avg_pool3d(x3, 2, stride=2, divisor_override=3)",
     "F.max_unpool1d": ("p, idx = F.max_pool1d(x1, 3, stride=2, return_mask=True)\n"
-                       "out = (p, idx, F.max_unpool1d(p, idx, 3, stride=2, output_size=[2, 3, 8]))"),
-    "F.max_unpool1d-index-out-of-range": ("p, idx = F.max_pool1d(x1, 3, stride=2, padding=1, return_mask=True)\n"
+                       "out = (p, idx, F.max_unpool1d(p, idx, 3, stride=2, output_size=[2, 3, "
+                       "8]))"),
+    "F.max_unpool1d-index-out-of-range": ("p, idx = F.max_pool1d(x1, 3, stride=2, padding=1, "
+                                          "return_mask=True)\n"
                        "out = (p, idx, F.max_unpool1d(p, idx, 3, stride=2, padding=1))"),
     "F.max_unpool3d": ("p, idx = F.max_pool3d(x3, 2, stride=2, return_mask=True)\n"
                        "out = (idx, F.max_unpool3d(p, idx, 2, stride=2))"),

@@ -1,4 +1,4 @@
-"""Remaining untested names (optimizer, io, vision, static, inference, device, ...) vs Paddle 3.3.1.
+"""The other untested names (optimizer, io, vision, static, inference, ...) vs Paddle 3.3.1.
 
 Cases: cases_misc.py; expected values: paddle_values.py (recorded from PaddlePaddle 3.3.1 by
 record_paddle.py)."""
