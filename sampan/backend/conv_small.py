@@ -21,23 +21,35 @@ from numpy.lib.stride_tricks import as_strided
 _LOCAL = threading.local()
 _SCRATCH_BYTES = 8 << 20   # per thread; the cache is dropped when a new buffer would exceed it
 _COLS_BYTES = 2 << 20      # larger column matrices go to the general kernels
+_MAX_ENTRIES = 512         # plans per thread (shapes that keep changing must not pile up)
 _FLOATS = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
+
+
+def _cache() -> dict:
+    """This thread's scratch dict (buffers, window views and plans)."""
+    cache = getattr(_LOCAL, "bufs", None)
+    if cache is None:
+        cache = _LOCAL.bufs = {}
+        _LOCAL.nbytes = 0
+    return cache
+
+
+def _drop() -> None:
+    """Forget this thread's buffers, views and plans (they are rebuilt on demand)."""
+    _LOCAL.bufs.clear()
+    _LOCAL.nbytes = 0
 
 
 def _scratch(key: tuple, shape: tuple, dtype, zero: bool):
     """This thread's buffer for `key`, `shape` and `dtype` (created zero-filled or empty on
     first use). A zero-filled buffer's key must fix which part of it is ever written."""
-    cache = getattr(_LOCAL, "bufs", None)
-    if cache is None:
-        cache = _LOCAL.bufs = {}
-        _LOCAL.nbytes = 0
+    cache = _cache()
     key += (shape, dtype.char)
     buf = cache.get(key)
     if buf is None:
         nbytes = math.prod(shape) * dtype.itemsize
         if _LOCAL.nbytes + nbytes > _SCRATCH_BYTES:
-            cache.clear()
-            _LOCAL.nbytes = 0
+            _drop()
         buf = cache[key] = (_np.zeros if zero else _np.empty)(shape, dtype)
         _LOCAL.nbytes += nbytes
     return buf
@@ -64,19 +76,54 @@ def small_conv2d(x, w, stride, pads, dilation):
     another batch size, rank or dtype, negative (cropping) pads, or too large columns."""
     if (x.__class__ is not _np.ndarray or w.__class__ is not _np.ndarray
             or x.ndim != 4 or x.shape[0] != 1 or x.dtype not in _FLOATS
-            or w.dtype != x.dtype or min(pads) < 0):
+            or w.dtype != x.dtype):
         return None
+    key = ("plan", x.shape, w.shape, tuple(stride), tuple(pads), tuple(dilation), x.dtype)
+    cache = _cache()
+    plan = cache.get(key)
+    if plan is None:
+        if min(pads) < 0:
+            return None
+        plan = _plan(x, w, stride, pads, dilation)
+        if plan is None:
+            return None
+        if len(cache) >= _MAX_ENTRIES:
+            _drop()
+        cache[key] = plan
+    dst, win, pick, cols, cols2d, res, crop, shape = plan
+    if dst is not None:
+        dst[...] = x[0]
+    if win is not None:
+        cols[...] = win
+    elif pick is not None:
+        cols[...] = x[0][pick]
+    if cols2d is None:    # pointwise at stride 1: x is the columns
+        cols2d = x.reshape(w.shape[1], -1)
+    out = _np.empty(shape, x.dtype)
+    o = shape[1]
+    if res is None:
+        _np.matmul(w.reshape(o, -1), cols2d, out=out.reshape(o, -1))
+    else:
+        _np.matmul(w.reshape(o, -1), cols2d, out=res)
+        out[0] = crop
+    return out
+
+
+def _plan(x, w, stride, pads, dilation):
+    """(dst, win, pick, cols, cols2d, res, crop, out shape) of a convolution (see
+    small_conv2d), views of this thread's scratch buffers made once per call signature:
+    x[0] is copied into dst (the interior of a zero-padded buffer), the window view win (or
+    x[0][pick]) into the columns cols (cols2d: the GEMM operand; None: x itself), the GEMM
+    writes res (when the output needs a crop, then copied from the view crop) or the
+    result."""
     if stride[0] == 1 and stride[1] == 1:
-        if w.shape[2] == w.shape[3] == 1 and not any(pads):  # pointwise: x is the columns
-            o, c = w.shape[:2]
-            out = _np.empty((1, o) + x.shape[2:], x.dtype)
-            _np.matmul(w.reshape(o, c), x.reshape(c, -1), out=out.reshape(o, -1))
-            return out
-        return _flat_conv(x, w, pads, dilation)
-    return _window_conv(x, w, stride, pads, dilation)
+        if w.shape[2] == w.shape[3] == 1 and not any(pads):
+            return None, None, None, None, None, None, None, (1, w.shape[0]) + x.shape[2:]
+        return _flat_plan(x, w, pads, dilation)
+    return _window_plan(x, w, stride, pads, dilation)
 
 
-def _flat_conv(x, w, pads, dilation):
+def _flat_plan(x, w, pads, dilation):
     """Stride 1: the padded sample flattened with row length P = W + z (z zero columns per
     row, shared as the right padding of a row and the left padding of the next), so kernel
     offset (i, j) is the constant shift i * dh * P + j * dw of the flat index; the columns are
@@ -87,33 +134,28 @@ def _flat_conv(x, w, pads, dilation):
     dh, dw = dilation
     ho = h + pt + pb - dh * (kh - 1)
     wo = wd + pl + pr - dw * (kw - 1)
-    if ho <= 0 or wo <= 0:
-        return None
     p = wd + max(pl, pr, wo - wd)
     length = ho * p
     kk = kh * kw
-    if c * kk * length * x.itemsize > _COLS_BYTES:
+    if ho <= 0 or wo <= 0 or c * kk * length * x.itemsize > _COLS_BYTES:
         return None
     total = max((ho + (kh - 1) * dh) * p + (kw - 1) * dw, (pt + h) * p + pl)
     dt = x.dtype
     geo = (c, h, wd, kh, kw, pt, pl, dh, dw, p, total)
     buf = _scratch(("flat",) + geo, (c, total), dt, True)
     start = pt * p + pl
-    buf[:, start:start + h * p].reshape(c, h, p)[:, :, :wd] = x[0]
-    cols = _scratch(("cols", c, kk, length), (c, kh, kw, length), dt, False)
-    cols[...] = _window(("fwin",) + geo, buf, (c, kh, kw, length), (dh * p, dw, 1))
-    out = _np.empty((1, o, ho, wo), dt)
-    w2 = w.reshape(o, c * kk)
+    dst = buf[:, start:start + h * p].reshape(c, h, p)[:, :, :wd]
+    cols = _scratch(("cols",), (c, kh, kw, length), dt, False)
+    win = _window(("fwin",) + geo, buf, (c, kh, kw, length), (dh * p, dw, 1))
+    cols2d = cols.reshape(c * kk, length)
     if wo == p:
-        _np.matmul(w2, cols.reshape(c * kk, length), out=out.reshape(o, length))
-        return out
-    res = _scratch(("res", o, length), (o, length), dt, False)
-    _np.matmul(w2, cols.reshape(c * kk, length), out=res)
-    out[0] = res.reshape(o, ho, p)[:, :, :wo]
-    return out
+        return dst, win, None, cols, cols2d, None, None, (1, o, ho, wo)
+    res = _scratch(("res",), (o, length), dt, False)
+    crop = res.reshape(o, ho, p)[:, :, :wo]
+    return dst, win, None, cols, cols2d, res, crop, (1, o, ho, wo)
 
 
-def _window_conv(x, w, stride, pads, dilation):
+def _window_plan(x, w, stride, pads, dilation):
     """Strided: the windows of the zero-padded sample copied once into (C, kh, kw, Ho, Wo)
     columns, one GEMM written straight into the result."""
     _, c, h, wd = x.shape
@@ -124,21 +166,18 @@ def _window_conv(x, w, stride, pads, dilation):
     hp, wp = h + pt + pb, wd + pl + pr
     ho = (hp - dh * (kh - 1) - 1) // sh + 1
     wo = (wp - dw * (kw - 1) - 1) // sw + 1
-    if ho <= 0 or wo <= 0:
-        return None
     kk = kh * kw
     dt = x.dtype
-    if c * kk * ho * wo * x.itemsize > _COLS_BYTES:
+    if ho <= 0 or wo <= 0 or c * kk * ho * wo * x.itemsize > _COLS_BYTES:
         return None
-    cols = _scratch(("wcols", c, kh, kw, ho, wo), (c, kh, kw, ho, wo), dt, False)
-    if kk == 1 and not (pt or pb or pl or pr):
-        cols[:, 0, 0] = x[0, :, :(ho - 1) * sh + 1:sh, :(wo - 1) * sw + 1:sw]
-    else:
-        key = ("pad", c, h, wd, pt, pb, pl, pr)
-        src = _scratch(key, (c, hp, wp), dt, True)
-        src[:, pt:pt + h, pl:pl + wd] = x[0]
-        cols[...] = _window(key + (kh, kw, sh, sw, dh, dw), src, (c, kh, kw, ho, wo),
-                            (dh * wp, dw, sh * wp, sw))
-    out = _np.empty((1, o, ho, wo), dt)
-    _np.matmul(w.reshape(o, c * kk), cols.reshape(c * kk, ho * wo), out=out.reshape(o, -1))
-    return out
+    cols = _scratch(("wcols",), (c, kh, kw, ho, wo), dt, False)
+    cols2d = cols.reshape(c * kk, ho * wo)
+    if kk == 1 and not any(pads):
+        pick = (slice(None), slice(0, (ho - 1) * sh + 1, sh), slice(0, (wo - 1) * sw + 1, sw))
+        return None, None, pick, cols.reshape(c, ho, wo), cols2d, None, None, (1, o, ho, wo)
+    key = ("pad", c, h, wd, pt, pb, pl, pr)
+    src = _scratch(key, (c, hp, wp), dt, True)
+    dst = src[:, pt:pt + h, pl:pl + wd]
+    win = _window(key + (kh, kw, sh, sw, dh, dw), src, (c, kh, kw, ho, wo),
+                  (dh * wp, dw, sh * wp, sw))
+    return dst, win, None, cols, cols2d, None, None, (1, o, ho, wo)

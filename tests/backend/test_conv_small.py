@@ -180,3 +180,14 @@ def test_equal_column_sizes_of_other_geometries():
         w = rng.standard_normal((2, 2) + ks)
         np.testing.assert_allclose(S.small_conv2d(x, w, [1, 1], [0, 0, 0, 0], [1, 1]),
                                    _direct(x, w, [1, 1], [0, 0, 0, 0], [1, 1]), atol=1e-12)
+
+
+def test_plans_are_bounded(monkeypatch):
+    monkeypatch.setattr(S, "_MAX_ENTRIES", 8)
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((2, 3, 1, 1))
+    for size in range(1, 30):   # pointwise plans hold no buffer: only the count bounds them
+        x = rng.standard_normal((1, 3, size, 2))
+        np.testing.assert_allclose(S.small_conv2d(x, w, [1, 1], [0, 0, 0, 0], [1, 1]),
+                                   _direct(x, w, [1, 1], [0, 0, 0, 0], [1, 1]), atol=1e-12)
+        assert len(S._LOCAL.bufs) <= 8
