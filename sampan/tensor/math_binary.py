@@ -414,12 +414,12 @@ def lcm(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor
     return binary(REGISTRY["lcm"], x, y)
 
 
-def hypot(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:
+def hypot(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """Elementwise hypotenuse sqrt(x ** 2 + y ** 2), without intermediate overflow.
 
     Args:
-        x (Tensor|scalar): the first operand.
-        y (Tensor|scalar): the second operand, broadcast against x.
+        x (Tensor): the first operand (a Python number is a TypeError, as in Paddle).
+        y (Tensor): the second operand, broadcast against x.
         name (str, optional): unused; kept for Paddle compatibility.
 
     Returns:
@@ -433,6 +433,9 @@ def hypot(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tens
         Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [5. , 13.])
     """
+    for arg, v in (("x", x), ("y", y)):   # Paddle 3.3.1: both must be Tensors
+        if not isinstance(v, Tensor) and not is_variable(v):
+            raise TypeError(f"hypot: {arg} must be a Tensor, got {type(v).__name__}")
     return binary(REGISTRY["hypot"], x, y)
 
 
