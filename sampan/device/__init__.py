@@ -38,7 +38,8 @@ def is_compiled_with_custom_device(device_type: str) -> bool:
 
 
 def get_all_device_type() -> list:
-    return ["cpu", "gpu"] if is_compiled_with_cuda() else ["cpu"]
+    """Device types besides the CPU, as Paddle lists them: ['gpu'] with a GPU, else []."""
+    return ["gpu"] if is_compiled_with_cuda() else []
 
 
 def get_all_custom_device_type() -> list:
@@ -46,8 +47,9 @@ def get_all_custom_device_type() -> list:
 
 
 def get_available_device() -> list:
+    """Devices besides the CPU, as Paddle lists them: ['gpu:0', ...], [] without a GPU."""
     from .cuda import device_count
-    return ["cpu"] + [f"gpu:{i}" for i in range(device_count())]
+    return [f"gpu:{i}" for i in range(device_count())]
 
 
 def get_available_custom_device() -> list:
