@@ -153,8 +153,9 @@ class _Refs(ast.NodeVisitor):
         return out
 
 
-def scan_tests(files: list) -> tuple:
-    """-> (paths, attrs): the union over files of `_Refs.paths` and `_Refs.attrs`."""
+def scan_tests(files: list, tables: bool = True) -> tuple:
+    """-> (paths, attrs): the union over files of `_Refs.paths` and `_Refs.attrs` (and, with
+    `tables`, of the names table-driven files may read with a computed getattr)."""
     paths, attrs = set(), set()
     for fn in files:
         try:
@@ -167,7 +168,7 @@ def scan_tests(files: list) -> tuple:
         refs.visit(tree)
         paths |= refs.paths
         attrs |= refs.attrs
-        for p in refs.table_paths():
+        for p in refs.table_paths() if tables else ():
             if p.startswith("."):
                 attrs.add(p[1:])
             else:
@@ -315,17 +316,20 @@ def main(argv=None) -> int:
                    help="JSON list of 'key.name' from a --trace run (repeatable: union)")
     p.add_argument("--trace", help="run pytest (args after --) with the call tracer; write here")
     p.add_argument("--json", help="write {key: [untested names]} here")
+    p.add_argument("--strict", action="store_true",
+                   help="credit only names a test spells out (no table-driven getattr guesses, "
+                        "no same-object aliases)")
     p.add_argument("-q", "--quiet", action="store_true", help="print counts only")
     ARGS = p.parse_args(argv)
     if ARGS.trace:
         return run_traced(ARGS.trace, rest or [ARGS.tests, "-q", "-p", "no:cacheprovider"])
     surface = load_surface(ARGS.surface)
     root = None
-    if not ARGS.no_import:
+    if not (ARGS.no_import or ARGS.strict):
         import sampan
         sys.modules.setdefault("paddle", sampan)
         root = sampan
-    paths, attrs = scan_tests(test_files(ARGS.tests))
+    paths, attrs = scan_tests(test_files(ARGS.tests), tables=not ARGS.strict)
     covered = static_covered(surface, paths, attrs, root)
     for called in ARGS.called:
         with open(called) as f:
