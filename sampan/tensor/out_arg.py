@@ -1,16 +1,20 @@
-"""Paddle 3.3.1's keyword-only `out=` argument, added to its functions by one wrapper.
+"""Paddle 3.3.1's call forms added to public functions by ONE wrapper per function: the
+keyword-only `out=`, alias keywords (`input=`, `dim=`, ...) and PyTorch-style positional
+forms (`paddle.ones(2, 3)`); the alias and form tables are data in param_alias.py.
 
 Paddle 3.3.1 gives ~180 public functions and Tensor methods a keyword-only `out=None`.
 Its behaviour (recorded from Paddle 3.3.1 in tests/tensor/test_out_arg.py): the function
 computes its result as usual, then `out` takes that result over - its value, shape,
 dtype and graph position (gradients flow through `out` as through the result); `out`'s
 own shape and dtype do not matter. A multi-output function (topk, svd) takes a tuple
-with one Tensor per output. `with_out` does exactly this through the in-place path
+with one Tensor per output. `write_out` does exactly this through the in-place path
 (`Tensor._rebind`, or the static Variable's SSA rebind), so eager, autograd and static
-mode keep working; without `out` it costs one extra Python call.
+mode keep working. Without `out` and aliases in the call the wrapper costs one extra
+Python call and a test or two (measured, CPU time per call against the wrapper of `out` alone:
+paddle.add +0.00 us, x.sum(axis=0) +0.07 us, x.reshape([6, 4]) +0.25 us: reshape had none).
 
-The name lists are data from Paddle 3.3.1's signatures. This module imports only
-`framework`.
+The `out` name lists are data from Paddle 3.3.1's signatures. This module imports only
+`framework` and its sibling param_alias.
 """
 from __future__ import annotations
 
@@ -140,18 +144,13 @@ _SEQUENCES = (list, tuple)
 def _make_with_forms(fn, api, out, keys, rename, forms):
     # the form runs only when its trigger is there, so x.reshape([2, 3]) pays two tests
     first, on_kwargs = forms.first, forms.on_kwargs
-
-    def normalize(args, kwargs):
-        if ((len(args) > first and args[first].__class__ not in _SEQUENCES)
-                or (on_kwargs and kwargs)):
-            args, kwargs = forms(args, kwargs)
-        if kwargs and not keys.isdisjoint(kwargs):
-            rename(args, kwargs)
-        return args, kwargs
-
     if out:
         def wrapper(*args, out=None, **kwargs):
-            args, kwargs = normalize(args, kwargs)
+            if ((len(args) > first and args[first].__class__ not in _SEQUENCES)
+                    or (on_kwargs and kwargs)):
+                args, kwargs = forms(args, kwargs)
+            if kwargs and not keys.isdisjoint(kwargs):
+                rename(args, kwargs)
             if out is None:
                 return fn(*args, **kwargs)
             return write_out(api, fn(*args, **kwargs), out)
