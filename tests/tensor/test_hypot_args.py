@@ -10,7 +10,7 @@ def test_number_operand_is_type_error(api):
     x = paddle.to_tensor([3.0, 5.0])
     with pytest.raises(TypeError, match="hypot: y must be a Tensor, got float"):
         getattr(paddle, api)(x, 3.8)
-    with pytest.raises(TypeError, match="hypot: y must be a Tensor, got float"):
+    with pytest.raises(TypeError, match=f"{api}: x must be a Tensor, got float"):
         getattr(paddle, api)(3.8, x)
 
 
