@@ -91,7 +91,7 @@ def jacobian(ys, xs, batch_axis=None):
             >>> y = x1.sum() * x2
             >>> J = paddle.autograd.jacobian(y, (x1, x2))
             >>> print(J[0].shape, J[1].shape)
-            paddle.Size([3, 2]) paddle.Size([3, 3])
+            [3, 2] [3, 3]
     """
     if batch_axis not in (None, 0):
         raise ValueError(f"jacobian: batch_axis must be None or 0, got {batch_axis}")

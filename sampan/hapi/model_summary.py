@@ -21,10 +21,12 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
         input_size (tuple|list|InputSpec|list of them): the input shape(s), batch dim
             included (-1/None become 1); ignored when `input` is given.
         dtypes (str|list, optional): input dtype(s); "float32" by default.
-        input (Tensor|list, optional): real inputs to run instead of random ones.
+        input (Tensor|list|dict, optional): a real input to run instead of random ones;
+            as in Paddle it is passed as one argument (`net(input)`), a list or dict
+            included.
 
     Returns:
-        dict: {"total_params": int, "trainable_params": int}
+        dict: {"total_params": np.int64, "trainable_params": np.int64} (as Paddle)
 
     Examples:
         >>> import sampan as paddle
@@ -34,7 +36,7 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
          Layer (type)       Input Shape          Output Shape         Param #...
         ...
         >>> info
-        {'total_params': 15, 'trainable_params': 15}
+        {'total_params': np.int64(15), 'trainable_params': np.int64(15)}
     """
     from ..nn import Layer, LayerList, Sequential
     if not isinstance(net, Layer):
@@ -85,9 +87,10 @@ def _count(net) -> dict:
     forward runs inside another's (RNN cells in a fused scan), that runs twice, or that
     shares weights is counted exactly once."""
     params = net.parameters()
-    return {"total_params": sum(int(np.prod(p.shape)) for p in params),
-            "trainable_params": sum(int(np.prod(p.shape)) for p in params
-                                    if not p.stop_gradient)}
+    # NumPy ints, as Paddle 3.3.1 returns them (they print as np.int64(...))
+    return {"total_params": np.int64(sum(int(np.prod(p.shape)) for p in params)),
+            "trainable_params": np.int64(sum(int(np.prod(p.shape)) for p in params
+                                             if not p.stop_gradient))}
 
 
 def _layer_index(layer, fallback: int) -> int:
@@ -109,8 +112,8 @@ def _shapes(value):
 
 def _inputs(input, input_size, dtypes) -> list:
     from .. import tensor as T
-    if input is not None:
-        return list(input) if isinstance(input, (list, tuple)) else [input]
+    if input is not None:   # Paddle calls net(input): a list or dict is one argument
+        return [input]
     sizes = _size_list(input_size)
     if dtypes is None:
         dtypes = ["float32"] * len(sizes)
@@ -136,7 +139,8 @@ def _size_list(input_size) -> list:
 
 def _input_mb(input, input_size) -> float:
     if input is not None:
-        items = input if isinstance(input, (list, tuple)) else [input]
+        items = list(input.values()) if isinstance(input, dict) else \
+            input if isinstance(input, (list, tuple)) else [input]
         return sum(int(np.prod(t.shape)) for t in items) * 4.0 / 1024 ** 2
     return sum(abs(int(np.prod([1 if d in (None, -1) else d for d in s])))
                for s in _size_list(input_size)) * 4.0 / 1024 ** 2
