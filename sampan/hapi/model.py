@@ -34,6 +34,11 @@ def _to_list(value) -> list:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
+def to_list(value):
+    """paddle.hapi.model.to_list: a list or tuple as a list, None as None, else [value]."""
+    return None if value is None else _to_list(value)
+
+
 def _to_numpy(value) -> np.ndarray:
     return value.numpy() if isinstance(value, Tensor) else np.asarray(value)
 
