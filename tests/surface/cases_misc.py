@@ -114,7 +114,7 @@ CASES = {
                                          "out = (a.grad, a.grad.stop_gradient)"),
     # paddle.inference Predictor and its Tensor handles.
     "inference.Predictor": (
-        "import tempfile, os\n"
+        "import tempfile, os, shutil\n"
         "d = tempfile.mkdtemp()\nnet = lin()\nnet.eval()\n"
         "paddle.jit.save(net, os.path.join(d, 'm'), input_spec=["
         "paddle.static.InputSpec([None, 3], 'float32', 'x')])\n"
@@ -122,6 +122,7 @@ CASES = {
         "prog = prog if os.path.exists(prog) else os.path.join(d, 'm.pdmodel')\n"
         "cfg = paddle.inference.Config(prog, os.path.join(d, 'm.pdiparams'))\n"
         "pred = paddle.inference.create_predictor(cfg)\n"
+        "shutil.rmtree(d)\n"
         "h = pred.get_input_handle(pred.get_input_names()[0])\n"
         "h.reshape([2, 3])\n"
         "h.copy_from_cpu(np.array([[1, 2, 3], [0, -1, 4]], 'float32'))\n"
