@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.tensor import Parameter, Tensor, to_array, wrap
+from ..framework.flags import in_dynamic_mode
+from ..framework.tensor import Parameter, Tensor, is_variable, to_array, wrap
 from ..nn.layer.layers import Layer
+from ..static.builder import _constant, current_block, to_variable
+from ..utils import unique_name
 from .pytree import unflatten
 from .runner import ProgramRunner
 
@@ -64,9 +67,42 @@ class TranslatedLayer(Layer):
         if len(inputs) != len(feeds):
             raise TypeError(f"TranslatedLayer: the model loaded from {self._path!r} takes "
                             f"{len(feeds)} inputs {feeds}, got {len(inputs)}")
+        if not in_dynamic_mode() or any(is_variable(x) for x in inputs):
+            return unflatten(self._out_tree, self._inline(inputs))
         tensors = [x if isinstance(x, Tensor) else wrap(to_array(x)) for x in inputs]
         outs = self._runners[bool(self.training)](tensors)
         return unflatten(self._out_tree, outs)
+
+    def _inline(self, inputs) -> list:
+        """While a Program is being built (to_static, jit.save of this layer, static mode):
+        copy the loaded program's ops into the current block, reading the inputs and this
+        layer's Parameters; returns the output Variables."""
+        src = self._train_program if self.training else self._eval_program
+        if src.num_blocks > 1:
+            raise NotImplementedError(f"TranslatedLayer: the model loaded from {self._path!r} "
+                                      f"has control flow; it can only run in dynamic mode")
+        block = current_block()
+        where = "TranslatedLayer"
+        names = {f: to_variable(block, where, "input", x if is_variable(x) or isinstance(
+            x, Tensor) else wrap(to_array(x))).name
+                 for f, x in zip(self._test_program._feed_names, inputs)}
+        for name, tensor in src._bound.items():
+            names[name] = to_variable(block, where, "param", tensor).name
+        for name, arr in src._consts.items():
+            names[name] = _constant(block.program, arr).name
+        sblock = src.global_block()
+        for op in sblock.ops:
+            outs = {}
+            for slot, args in op.outputs.items():
+                for a in args:
+                    if a not in names:
+                        v = sblock.var(a)
+                        names[a] = block.create_var(unique_name.generate(a), v.shape,
+                                                    v.dtype).name
+                outs[slot] = [names[a] for a in args]
+            ins = {slot: [names[a] for a in args] for slot, args in op.inputs.items()}
+            block.append_op(op.type, ins, outs, dict(op.attrs))
+        return [block.var(names[n]) for n in self._test_program._fetch_names]
 
     def program(self, method_name: str = "forward"):
         """The loaded inference Program."""
