@@ -16,7 +16,7 @@ ROOMS = [
     ["framework", "backend", "utils.unique_name"],
     ["ops"],
     ["autograd"],
-    ["tensor", "sparse", "linalg", "fft", "signal", "device"],
+    ["tensor", "sparse", "linalg", "fft", "signal", "device", "compat"],
     ["initializer"],
     ["static"],
     ["jit"],
