@@ -12,11 +12,12 @@ from __future__ import annotations
 from ..framework import dtype as _dt
 from ..framework.flags import in_dynamic_mode
 from ..framework.tensor import Tensor, is_variable
-from ..ops.dispatch import dispatch
+from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY
 from ._helpers import known_value
 
-__all__ = ["create_array", "array_write", "array_read", "array_length"]
+__all__ = ["create_array", "array_write", "array_read", "array_length",
+           "tensor_array_to_tensor"]
 
 
 class StaticTensorArray(list):
@@ -144,3 +145,39 @@ def array_length(array):
         return len(array)
     return dispatch(REGISTRY["full"], (), {"shape": [1], "fill_value": len(array),
                                            "dtype": "int64"})
+
+
+def tensor_array_to_tensor(input, axis: int = 1, use_stack: bool = False, name=None):
+    """Join a tensor array into one Tensor: concatenated along `axis`, or stacked along a
+    new `axis` when `use_stack`. Also returns each element's size along `axis` (int64).
+
+    Args:
+        input (list|StaticTensorArray): the tensor array (from `create_array`).
+        axis (int, optional): the axis to join along. Default 1.
+        use_stack (bool, optional): stack instead of concatenating. Default False.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: (Tensor, Tensor) the joined tensor and the int64 sizes along `axis`.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> arr = paddle.tensor.create_array('float32', [paddle.ones([2, 3]), paddle.zeros([2, 1])])
+        >>> out, index = paddle.tensor.manipulation.tensor_array_to_tensor(arr, axis=1)
+        >>> list(out.shape), index.numpy().tolist()
+        ([2, 4], [3, 1])
+    """
+    api = "tensor_array_to_tensor"
+    if not isinstance(input, list):
+        raise TypeError(f"{api}: input must be a tensor array (a list of Tensors from "
+                        f"create_array), got {type(input).__name__}")
+    if not input:
+        raise ValueError(f"{api}: input is an empty tensor array")
+    for i, x in enumerate(input):
+        if not isinstance(x, Tensor) and not is_variable(x):
+            raise TypeError(f"{api}: input[{i}] must be a Tensor, got {type(x).__name__}")
+    sizes = [int(x.shape[axis]) for x in input]
+    out = call("stack" if use_stack else "concat", list(input), axis=axis)
+    parts = [dispatch(REGISTRY["full"], (), {"shape": [1], "fill_value": n, "dtype": "int64"})
+             for n in sizes]
+    return out, call("concat", parts, axis=0)

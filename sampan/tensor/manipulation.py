@@ -416,3 +416,6 @@ from .manipulation_join import (broadcast_shape, broadcast_tensors, broadcast_to
                                 repeat_interleave, split, stack, tensor_split, tile, unbind,
                                 unstack, vsplit)
 from .manipulation_reorder import crop, flip, pad, reverse, roll, rot90, unfold  # noqa: E402
+
+
+from .array import tensor_array_to_tensor  # noqa: E402,F401  (Paddle's path for it)
