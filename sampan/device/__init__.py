@@ -60,6 +60,81 @@ def get_cudnn_version():
     return None
 
 
+# --- Paddle 3.x device-generic queries (paddle.device.device_count, ...) -------------------
+def device_count() -> int:
+    """How many accelerator devices there are (GPUs through CuPy); 0 on a CPU-only setup, as
+    Paddle's CPU build answers.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> paddle.device.device_count() >= 0
+        True
+    """
+    from .cuda import device_count as _gpus
+    return _gpus()
+
+
+def is_available() -> bool:
+    """Whether any accelerator device is available (`device_count() > 0`)."""
+    return device_count() > 0
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """Whether bfloat16 computes here: True (NumPy kernels through ml_dtypes), as Paddle's
+    CPU build answers."""
+    return True
+
+
+def manual_seed(seed: int) -> None:
+    """Seed the random generator of the current device (sampan has one generator)."""
+    from ..framework.random import seed as _seed
+    _seed(seed)
+
+
+def get_rng_state(device=None):
+    """The state of the current device's random generator (one state, not a list: Paddle
+    3.x's `paddle.device.get_rng_state`; `paddle.get_rng_state` returns a list)."""
+    from ..framework.random import get_rng_state as _states
+    return _states()[0]
+
+
+def set_rng_state(new_state, device=None) -> None:
+    """Restore a state from `get_rng_state()`."""
+    from ..framework.random import set_rng_state as _restore
+    _restore([new_state])
+
+
+class device(contextlib.ContextDecorator):
+    """Run a block on `device` ('cpu', 'gpu:0', a Place or a GPU id), restoring the current
+    device afterwards (Paddle 3.x's `paddle.device.device`).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> with paddle.device.device("cpu"):
+        ...     print(paddle.device.get_device())
+        cpu
+    """
+
+    def __init__(self, device=None) -> None:
+        if isinstance(device, Place):
+            device = "cpu" if device.is_cpu_place() else f"gpu:{device.id}"
+        elif isinstance(device, int) and not isinstance(device, bool):
+            device = f"gpu:{device}"
+        if device is not None and not isinstance(device, str):
+            raise TypeError(f"paddle.device.device: device must be a str, a Place, an int or "
+                            f"None, got {type(device).__name__}")
+        self._device = device
+
+    def __enter__(self):
+        self._prev = get_device()
+        if self._device is not None:
+            set_device(self._device)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        set_device(self._prev)
+
+
 def synchronize(device=None) -> None:
     """Wait for queued work (GPU kernels are asynchronous; CPU ones are synchronous)."""
     from .cuda import synchronize as _sync
