@@ -488,7 +488,7 @@ class Model:
             specs = [InputSpec([None] + list(shape[1:]), dtype, name)
                      for shape, dtype, name in zip(*self._input_info, names)]
         if specs is None:
-            raise ValueError("paddle.Model.save(path, training=False): the input shapes are "
+            raise RuntimeError("paddle.Model.save(path, training=False): the input shapes are "
                              "unknown; pass inputs=[paddle.static.InputSpec(...)] to "
                              "paddle.Model, or run fit/evaluate/predict once before saving")
         jit_save(self.network, path, input_spec=specs)
