@@ -17,3 +17,6 @@ __all__ = ["abs", "add", "addmm", "asin", "asinh", "atan", "atanh", "cast", "coa
            "matmul", "multiply", "mv", "neg", "pca_lowrank", "pow", "rad2deg", "reshape", "sin",
            "sinh", "slice", "sparse_coo_tensor", "sparse_csr_tensor", "sqrt", "square",
            "subtract", "sum", "tan", "tanh", "transpose"]
+
+from ..tensor.out_arg import install as _install  # noqa: E402
+_install(globals(), (), "paddle.sparse.")  # Paddle 3.3.1's alias keywords (reshape(input=))

@@ -139,6 +139,7 @@ FFT: dict = {
 
 # both given -> TypeError
 TYPE_ERROR = frozenset((
+    "paddle.sparse.reshape",
     "paddle.adaptive_avg_pool1d", "paddle.add", "paddle.add_", "paddle.bitwise_or",
     "paddle.bucketize", "paddle.clamp", "paddle.clip", "paddle.cumprod", "paddle.cumsum",
     "paddle.div", "paddle.div_", "paddle.divide", "paddle.divide_", "paddle.eq", "paddle.equal",
@@ -343,8 +344,11 @@ def _lp_pool_ceil_mode(args: tuple, kwargs: dict):
 LP_POOL_FORM = _form(_lp_pool_ceil_mode, 4)
 FUNCTIONAL_FORMS: dict = {"lp_pool1d": LP_POOL_FORM, "lp_pool2d": LP_POOL_FORM}
 
+# paddle.sparse.<name>
+SPARSE: dict = {"reshape": _X}
+
 TABLES = {"paddle.": TENSOR, "paddle.nn.functional.": FUNCTIONAL, "paddle.linalg.": LINALG,
-          "paddle.fft.": FFT}
+          "paddle.fft.": FFT, "paddle.sparse.": SPARSE}
 FORMS_BY_PREFIX = {"paddle.": FORMS, "paddle.nn.functional.": FUNCTIONAL_FORMS}
 
 

@@ -19,7 +19,7 @@ from sampan.tensor import param_alias as pa
 from tests.static_util import static_guard
 
 SPACES = {"paddle.": paddle, "paddle.nn.functional.": F, "paddle.linalg.": paddle.linalg,
-          "paddle.fft.": paddle.fft}
+          "paddle.fft.": paddle.fft, "paddle.sparse.": paddle.sparse}
 ENTRIES = [(prefix, name, alias, canonical)
            for prefix, table in pa.TABLES.items()
            for name, aliases in sorted(table.items())
