@@ -10,8 +10,8 @@ import numpy as np
 
 from ..framework.tensor import Tensor, is_tensor_or_variable, is_variable, wrap
 from ..ops.dispatch import dispatch, spec_of
-from ..ops.opdef import REGISTRY
-from ._helpers import check_inplace
+from ..ops.opdef import AxisError, REGISTRY
+from ._helpers import NotTensorError, check_inplace
 
 __all__ = ["take_along_axis", "put_along_axis", "gather", "gather_nd", "scatter",
            "scatter_nd", "scatter_nd_add", "index_select", "index_add", "index_put",
@@ -358,10 +358,18 @@ def index_fill(x, index, axis, value, name=None):
     Returns:
         Tensor: x's shape and dtype.
     """
+    if not is_tensor_or_variable(index):   # Paddle: ValueError, checked before x
+        raise NotTensorError(f"index_fill: index must be a Tensor, got {type(index).__name__}")
+    if is_tensor_or_variable(value) and int(np.prod(value.shape)) != 1:
+        raise ValueError(f"index_fill: value must be a scalar or a Tensor with one element, "
+                         f"got shape {list(value.shape)}")
     axis = _int_axis(axis, "index_fill")
-    if not -max(x.ndim, 1) <= axis < max(x.ndim, 1):
-        raise IndexError(f"index_fill: axis {axis} is out of range for a tensor with "
-                         f"{x.ndim} dims")
+    ndim = len(np.shape(x)) if not is_tensor_or_variable(x) else x.ndim
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise AxisError(f"index_fill: axis {axis} is out of range for a tensor with "
+                        f"{ndim} dims")
+    if not is_tensor_or_variable(x):
+        raise NotTensorError(f"index_fill: x must be a Tensor, got {type(x).__name__}")
     key = (_pyslice(None),) * (axis % max(x.ndim, 1)) + (index,)
     return setitem(x, key, _const(x, value, "index_fill"))
 
