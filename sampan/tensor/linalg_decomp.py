@@ -155,18 +155,28 @@ def _select(n: int, idx: list, dtype) -> np.ndarray:
     return wrap(np.ascontiguousarray(np.eye(n, dtype=dtype.np)[:, idx]))
 
 
+class _ShapeError(AssertionError, ValueError):
+    """Paddle asserts these shapes (AssertionError); a ValueError by sampan's rule too."""
+
+
 def householder_product(x, tau, name=None):
     """First N columns of the product H_0 H_1 ... H_{K-1} of Householder reflectors
     H_i = I - tau_i v_i v_i^T, where v_i is column i of x [..., M, N] below the diagonal
     with an implicit 1 on it (the LAPACK 'orgqr' convention); tau is [..., K]."""
     _check_tensor("householder_product", "x", x)
     _check_tensor("householder_product", "tau", tau)
+    for arg, t in (("x", x), ("tau", tau)):
+        if t.dtype.name not in ("float32", "float64", "complex64", "complex128"):
+            raise TypeError(f"householder_product: {arg} must be float32, float64, complex64 "
+                            f"or complex128, got {t.dtype.name}")
+    if x.ndim < 2 or tau.ndim < 1 or x.ndim != tau.ndim + 1 or \
+            x.shape[-2] < x.shape[-1] or tau.shape[-1] > x.shape[-1] or \
+            list(tau.shape[:-1]) != list(x.shape[:-2]):
+        raise _ShapeError(f"householder_product: need x [..., M, N] with M >= N and tau "
+                          f"[..., K] with K <= N and the same batch dims, got shapes "
+                          f"{list(x.shape)} and {list(tau.shape)}")
     m, n = x.shape[-2:]
     k = tau.shape[-1]
-    if m < n or k > n or list(tau.shape[:-1]) != list(x.shape[:-2]):
-        raise ValueError(f"householder_product: need x [..., M, N] with M >= N and tau "
-                         f"[..., K] with K <= N and the same batch dims, got shapes "
-                         f"{list(x.shape)} and {list(tau.shape)}")
     dt = x.dtype
     q = None
     for i in range(k):
