@@ -1,15 +1,11 @@
 """The global random generator: seed(), get/set_rng_state. Random ops receive seeds from it.
 
 Random ops are pure: their kernel takes a `seed` attr; public functions draw that seed here,
-so every random result is reproducible after `paddle.seed(n)`. Imports only framework.flags.
+so every random result is reproducible after `paddle.seed(n)`. Imports nothing from sampan.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
-
-from .flags import in_dynamic_mode
 
 
 class Generator:
@@ -68,24 +64,7 @@ def set_rng_state(state_list, device=None) -> None:
     default_generator.set_state(state)
 
 
-_build_draws = itertools.count(1)
-
-
 def next_seed() -> int:
-    """A seed for one random op (or host-side draw) from the global generator.
-
-    While a static Program is being built, the global stream is left untouched: the
-    Executor seeds every random op when the Program runs (`run_seed`), as Paddle's random
-    ops draw at run time, so `paddle.seed(s)`, building and running gives the values an
-    eager run after `paddle.seed(s)` gives. Build-time callers get a seed derived from the
-    current seed and a counter instead (distinct per call, not consuming the stream)."""
-    if in_dynamic_mode():
-        return default_generator.next_seed()
-    return (default_generator.initial_seed() * 1000003 + next(_build_draws)) % (2 ** 63 - 2) + 1
-
-
-def run_seed() -> int:
-    """The next seed of the global stream, in any mode (the Executor's draw at run time)."""
     return default_generator.next_seed()
 
 

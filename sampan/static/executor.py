@@ -28,7 +28,7 @@ import numpy as np
 
 from ..backend import numpy_ as _xp
 from ..framework import place as _place
-from ..framework.random import run_seed
+from ..framework.random import next_seed
 from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from ..ops.devices import CPU_ONLY as _CPU_ONLY
 from .plan import Plan, compile_block as _compile
@@ -542,7 +542,7 @@ def _seeds(program: Program, plan: Plan) -> dict:
         b = f"{plan.block_idx}:" if plan.block_idx else ""
         return {k: {"seed": zlib.crc32(f"{program.random_seed}:{b}{k}".encode()) + 1}
                 for k in plan.random}
-    return {k: {"seed": run_seed()} for k in plan.random}
+    return {k: {"seed": next_seed()} for k in plan.random}
 
 
 def block_runner(program: Program, scope: Scope, cache: dict | None = None,
