@@ -210,6 +210,9 @@ def pow(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [1., 4., 9.])
     """
+    if not isinstance(y, (int, float, Tensor)) and not is_variable(y):   # as Paddle
+        raise TypeError(f"pow: y must be a Python int/float or a Tensor, got "
+                        f"{type(y).__name__}")
     return binary(REGISTRY["pow"], x, y)
 
 
