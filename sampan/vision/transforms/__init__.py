@@ -10,12 +10,12 @@ from .random_transforms import (BrightnessTransform, ColorJitter, ContrastTransf
                                 RandomHorizontalFlip, RandomPerspective, RandomResizedCrop,
                                 RandomRotation, RandomVerticalFlip, SaturationTransform)
 
+# Paddle 3.3.1's list (adjust_saturation and functional are attributes, not in __all__)
 __all__ = ["BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCrop",
            "RandomHorizontalFlip", "RandomVerticalFlip", "Transpose", "Normalize",
            "BrightnessTransform", "SaturationTransform", "ContrastTransform", "HueTransform",
            "ColorJitter", "RandomCrop", "Pad", "RandomAffine", "RandomRotation",
            "RandomPerspective", "Grayscale", "ToTensor", "RandomErasing", "to_tensor", "hflip",
            "vflip", "resize", "pad", "affine", "rotate", "perspective", "to_grayscale", "crop",
-           "center_crop", "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue",
-           "normalize", "functional",
+           "center_crop", "adjust_brightness", "adjust_contrast", "adjust_hue", "normalize",
            "erase"]
