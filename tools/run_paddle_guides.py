@@ -23,6 +23,9 @@ There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS
     only their default file paths are filled in (pages: every page that builds these sets);
   * ./mnist/{train,val}/ PNG folders with label.txt (beginner/data_load, the guides' own
     Dataset examples over the downloaded mnist.tar);
+  * text.UCIHousing / text.Imdb read a small housing.data / aclImdb_v1.tar.gz in their
+    formats; ./t8.shakespeare.txt (nlp/n_gram_model) and ./ml-latest-small/*.csv
+    (recommendations/collaborative_filtering) are small synthetic stand-ins;
   * `pretrained=True` becomes `pretrained=False` (no weights to download);
   * epoch counts (`epochs=5`, `EPOCH_NUM = 10`, ...) become 1; `!`/`%` shell lines are dropped;
   * matplotlib draws to the Agg backend and `plt.show()` does nothing.
@@ -46,10 +49,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARK = "@@CELL@@"
 ERR = "@@ERROR@@"
 INTERACTIVE = "#@@interactive"
+WORKDIR = re.compile(r"/tmp/s6_(?:paddle|sampan)_\w+")  # each run's own temporary folder
+TIMING = re.compile(r"\d+(?:\.\d+)?(?:us|ms|s)/(?:step|sample)|ETA: [\d:]+s?")  # wall clock
 EDITS = [  # (pattern, replacement, why), applied to every cell on both sides
     (re.compile(r"^\s*[!%].*$", re.M), "", "shell / magic lines"),
     (re.compile(r"\bpretrained\s*=\s*True"), "pretrained=False", "no weights offline"),
-    (re.compile(r"\b((?:num_)?epochs?(?:_num|_nums)?|EPOCHS?(?:_NUM)?|NUM_EPOCHS)(\s*=\s*)\d+\b"),
+    (re.compile(r"\b([A-Za-z_]*(?:epoch|EPOCH)[A-Za-z_]*)(\s*=\s*)\d+\b"),
      r"\g<1>\g<2>1", "one epoch"),
 ]
 
@@ -146,7 +151,7 @@ def _load_index(out: str) -> dict:
 # --- the program each page becomes -------------------------------------------------------
 PRELUDE = r'''
 import ast as _ast, gzip as _gzip, io as _io, os as _os, pickle as _pickle, struct as _struct
-import sys as _sys, tarfile as _tarfile, traceback as _tb
+import linecache, sys as _sys, tarfile as _tarfile, time as _time, traceback as _tb
 _os.environ.setdefault("MPLBACKEND", "Agg")
 import numpy as _np
 _DATA = _os.path.abspath("_s6data")
@@ -183,6 +188,49 @@ def _s6_mnist_folder():
             for i, (img, lab) in enumerate(zip(imgs, labels)):
                 Image.fromarray(img).save(f"mnist/{part}/imgs/{i}.png")
                 f.write(f"imgs/{i}.png\t{lab}\n")
+
+def _s6_text_files():
+    """Small local stand-ins for files the practices download by hand: ./t8.shakespeare.txt
+    (nlp/n_gram_model) and ./ml-latest-small/{ratings,movies}.csv (recommendations)."""
+    rng = _np.random.RandomState(5)
+    words = "the king and queen of love shall speak to thee my lord now what is this".split()
+    with open("t8.shakespeare.txt", "w") as f:
+        for _ in range(60):
+            f.write(" ".join(rng.choice(words, 12)) + ".\n")
+    _os.makedirs("ml-latest-small", exist_ok=True)
+    with open("ml-latest-small/ratings.csv", "w") as f:
+        f.write("userId,movieId,rating,timestamp\n")
+        for k in range(300):
+            f.write(f"{k % 20 + 1},{rng.randint(1, 31)},{rng.randint(1, 11) / 2},{964982703 + k}\n")
+    with open("ml-latest-small/movies.csv", "w") as f:
+        f.write("movieId,title,genres\n")
+        for m in range(1, 31):
+            f.write(f"{m},Movie {m} (1995),Comedy|Drama\n")
+
+def _s6_uci():
+    rows = _np.random.RandomState(6).rand(60, 14) * 10
+    path = f"{_DATA}/housing.data"
+    with open(path, "w") as f:
+        for r in rows:
+            f.write(" ".join(f"{v:.4f}" for v in r) + "\n")
+    import shutil
+    shutil.copy(path, "housing.data")  # quick_start/linear_regression reads ./housing.data
+    return path
+
+def _s6_imdb():
+    """aclImdb_v1.tar.gz layout, words repeated enough to pass Imdb's cutoff of 150."""
+    path = f"{_DATA}/aclImdb_v1.tar.gz"
+    rng = _np.random.RandomState(7)
+    words = "good bad movie film great awful plot actor story fun boring".split()
+    with _tarfile.open(path, "w:gz") as tar:
+        for part in ("train", "test"):
+            for lab in ("pos", "neg"):
+                for k in range(20):
+                    blob = (" ".join(rng.choice(words, 120)) + ".").encode()
+                    info = _tarfile.TarInfo(f"aclImdb/{part}/{lab}/{k}_7.txt")
+                    info.size = len(blob)
+                    tar.addfile(info, _io.BytesIO(blob))
+    return path
 
 def _s6_cifar(classes):
     path = f"{_DATA}/cifar-{classes}-python.tar.gz"
@@ -224,6 +272,11 @@ def _s6_patch():
     _s6_fill(D.FashionMNIST, mnist("fashion"))
     _s6_fill(D.Cifar10, lambda a: a.update(data_file=a["data_file"] or c10))
     _s6_fill(D.Cifar100, lambda a: a.update(data_file=a["data_file"] or c100))
+    import paddle.text as _T
+    uci, imdb = _s6_uci(), _s6_imdb()
+    _s6_fill(_T.UCIHousing, lambda a: a.update(data_file=a["data_file"] or uci))
+    _s6_fill(_T.Imdb, lambda a: a.update(data_file=a["data_file"] or imdb))
+    _s6_text_files()
     try:
         import matplotlib.pyplot as plt
         plt.show = lambda *a, **k: None
@@ -234,8 +287,11 @@ def _s6_run(cells, notebook):
     ns = {"__name__": "__main__"}
     for i, code in enumerate(cells):
         print(f"\n@@CELL@@{i}", flush=True)
+        t0 = _time.time()
+        fname = f"<cell {i}>"  # in linecache: inspect.getsource works (to_static needs it)
+        linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
         try:
-            tree = _ast.parse(code)
+            tree = _ast.parse(code, fname)
             echo = code.startswith("#@@interactive")  # a doctest block: echo every expression
             if echo:
                 ns.setdefault("paddle", __import__("paddle"))
@@ -245,17 +301,18 @@ def _s6_run(cells, notebook):
                 echo = notebook
             for node in parts:
                 if isinstance(node, _ast.Expr) and echo:
-                    val = eval(compile(_ast.Expression(node.value), f"<cell {i}>", "eval"), ns)
+                    val = eval(compile(_ast.Expression(node.value), fname, "eval"), ns)
                     if val is not None:
                         print(repr(val))
                 else:
                     body = node if isinstance(node, _ast.Module) else _ast.Module([node], [])
-                    exec(compile(body, f"<cell {i}>", "exec"), ns)
+                    exec(compile(body, fname, "exec"), ns)
         except BaseException as e:  # noqa: BLE001 - the outcome is the record
             msg = str(e).splitlines()[0] if str(e) else ""
             print(f"\n@@ERROR@@{type(e).__name__}: {msg}"[:400], flush=True)
             _tb.print_exc()
         _sys.stdout.flush()
+        _sys.stderr.write(f"@@CELLTIME@@ {i} {_time.time() - t0:.1f}\n")
 
 _s6_patch()
 '''
@@ -286,8 +343,9 @@ def run_page(lib: str, name: str, entry: dict, out: str, limit: float, paddle: s
         stdout = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
             else (e.stdout or "")
         stderr, status = "", "timeout"
+    times = [float(t) for t in re.findall(r"@@CELLTIME@@ \d+ ([\d.]+)", stderr)]
     return {"status": status, "seconds": round(time.monotonic() - t0, 1),
-            "cells": _cells_out(stdout), "stderr": stderr[-6000:]}
+            "cells": _cells_out(stdout), "cell_seconds": times, "stderr": stderr[-6000:]}
 
 
 def _cells_out(stdout: str) -> list[str]:
@@ -311,7 +369,9 @@ def run(out: str, libs: list[str], only: str | None, limit: float, paddle: str) 
 def _strip(cell: str) -> str:
     """A cell's output without its index line and traceback text."""
     body = cell.split("\n", 1)[1] if "\n" in cell else ""
-    return body.split("\n" + ERR)[0]
+    # Paddle's bar redraws with backspaces even into a pipe; sampan writes clean lines there
+    body = WORKDIR.sub("CWD", body.split("\n" + ERR)[0].replace("\b", ""))
+    return TIMING.sub("#", body)
 
 
 def _error(cell: str) -> str | None:
