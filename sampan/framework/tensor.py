@@ -92,8 +92,16 @@ class Tensor:
 
     @grad.setter
     def grad(self, value) -> None:
+        """Set the gradient. As in Paddle, setting over an existing gradient copies the
+        values into a new gradient tensor that keeps the old one's stop_gradient (False
+        after backward; later edits of `value` do not show); with no gradient yet, `value`
+        itself becomes it."""
         if value is not None and not isinstance(value, Tensor):
             value = wrap(to_array(value, self.dtype))
+        elif value is not None and self._grad is not None and value is not self._grad:
+            copied = wrap(value._data.copy())
+            copied.stop_gradient = self._grad.stop_gradient
+            value = copied
         self._grad = value
 
     @property
@@ -168,8 +176,12 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if spec and self._data.ndim == 0:
+        """A 0-D tensor formats as its Python number (`f"{t}"` -> `5.0`, as Paddle 3.3.1);
+        others as their repr, and only with an empty format spec."""
+        if self._data.ndim == 0:
             return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         return repr(self)
 
     def __deepcopy__(self, memo):
@@ -178,7 +190,7 @@ class Tensor:
                              if k not in ("_node", "_grad", "_hooks")})
         new._data = self._data.copy()
         if self._grad is not None:
-            new._grad = wrap(self._grad._data.copy())
+            new._grad = _grad_of(self._grad._data.copy())
         memo[id(self)] = new
         return new
 
@@ -189,7 +201,7 @@ class Tensor:
     def clear_grad(self, set_to_zero: bool = True) -> None:
         """Reset the gradient (zeros when set_to_zero, else None)."""
         if self._grad is not None and set_to_zero:
-            self._grad = wrap(np.zeros_like(self._grad._data))
+            self._grad = _grad_of(np.zeros_like(self._grad._data))
         else:
             self._grad = None
 
@@ -403,6 +415,13 @@ def _rebuild(cls, data, stop_gradient, name):
     t.stop_gradient = stop_gradient
     if name is not None:
         t._name = name
+    return t
+
+
+def _grad_of(arr) -> Tensor:
+    """A gradient tensor as Paddle keeps one in `.grad`: a leaf with stop_gradient=False."""
+    t = wrap(arr)
+    t.stop_gradient = False
     return t
 
 

@@ -1,6 +1,7 @@
 """What `stop_gradient` gradients carry, as in Paddle 3.3.1: `.grad` and the gradient a hook
 sees have stop_gradient=False; paddle.grad's results keep True unless create_graph."""
 import numpy as np
+import pytest
 
 import sampan as paddle
 
@@ -49,3 +50,28 @@ def test_retained_grad_of_a_non_leaf():
     c.retain_grads()
     (c * c).sum().backward()
     assert c.grad.stop_gradient is False and x.grad.stop_gradient is False
+
+
+def test_setting_and_clearing_grad():
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * x).sum().backward()
+    t = paddle.to_tensor([3.0, 3.0])
+    x.grad = t                                    # over a grad: copied, keeps False
+    assert x.grad is not t and x.grad.stop_gradient is False and t.stop_gradient is True
+    t[0] = 7.0
+    np.testing.assert_allclose(x.grad.numpy(), [3.0, 3.0])
+    x.clear_grad()
+    assert x.grad.stop_gradient is False and x.grad.numpy().tolist() == [0.0, 0.0]
+    y = paddle.to_tensor([1.0], stop_gradient=False)
+    y.grad = paddle.to_tensor([5.0])              # no grad yet: the tensor itself
+    assert y.grad.stop_gradient is True
+
+
+def test_format_of_tensors():
+    # Paddle 3.3.1: a 0-D tensor formats as its number, others as repr (empty spec only)
+    assert "{}".format(paddle.to_tensor(500.0)) == "500.0"
+    assert f"{paddle.to_tensor(5.0):.2f}" == "5.00" and f"{paddle.to_tensor(3)}" == "3"
+    one = paddle.to_tensor([5.0])
+    assert f"{one}" == repr(one)
+    with pytest.raises(TypeError, match="unsupported format string"):
+        f"{one:.2f}"
