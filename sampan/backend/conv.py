@@ -8,8 +8,9 @@ others im2col through a strided window view copied once, then a batched BLAS mat
 weight gradient (`weight_corr_array`) has the same strategies. The transposed convolution
 is a matmul followed by col2im (strided adds over the kernel or the input positions,
 whichever are fewer), at stride 1 a convolution with the flipped kernel, and at larger
-strides (batch >= 4) one stride-1 convolution per output phase. Small stride-1
-convolutions (batch-1 inference) stack every offset's slice into one GEMM instead. Padding
+strides (batch >= 4) one stride-1 convolution per output phase. Single-sample forward
+convolutions (batch-1 inference) run through backend/conv_small.py (per-thread scratch
+buffers, one GEMM); other small stride-1 ones stack every offset's slice into one GEMM. Padding
 is explicit [before, after] per spatial dim (negative crops). Big enough convolutions run
 their batch chunks on the kernel thread pool (backend/threads.py). Imports only `backend`.
 """
