@@ -300,6 +300,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         if t.stop_gradient:
             raise ValueError(f"grad: inputs[{i}] has stop_gradient=True; set "
                              f"stop_gradient=False on tensors you differentiate against")
+        if any(t is u for u in inputs_list[:i]):     # Paddle: a RuntimeError too
+            raise RuntimeError(f"grad: inputs[{i}] is a duplicate of an earlier input; "
+                               f"pass each tensor once")
     # NOTE: Paddle's grad never frees the graph, whatever retain_graph says: a second
     # paddle.grad (or a later backward) over the same graph works. retain_graph is accepted
     # for signature compatibility.

@@ -1,5 +1,6 @@
 """paddle.autograd.backward with a grad_tensors entry larger than its output: Paddle reads its
-first out.numel values (numbers recorded from Paddle 3.3.1); paddle.grad still refuses it."""
+first out.numel values (numbers recorded from Paddle 3.3.1); paddle.grad still refuses it, and
+refuses an input given twice (RuntimeError, as Paddle)."""
 import numpy as np
 import pytest
 
@@ -35,3 +36,9 @@ def test_paddle_grad_still_checks_the_shape():
     x = paddle.to_tensor(X, stop_gradient=False)
     with pytest.raises(ValueError, match="has shape"):
         paddle.grad(x.max(0), x, grad_outputs=paddle.to_tensor(G))
+
+
+def test_paddle_grad_refuses_duplicate_inputs():
+    x = paddle.to_tensor(X, stop_gradient=False)
+    with pytest.raises(RuntimeError, match="duplicate"):
+        paddle.grad(x.sum(), [x, x])
