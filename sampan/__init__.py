@@ -21,6 +21,8 @@ from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enab
 from . import tensor  # noqa: F401
 from .tensor import *  # noqa: F401,F403
 from . import device, linalg, utils  # noqa: F401
+from .device import (is_compiled_with_cinn, is_compiled_with_custom_device,  # noqa: F401
+                     is_compiled_with_distribute, is_compiled_with_ipu)
 
 
 from .framework.param_attr import ParamAttr  # noqa: F401,E402
