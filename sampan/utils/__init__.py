@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import unique_name  # noqa: F401
+from .nest import assert_same_structure, flatten, map_structure, pack_sequence_as  # noqa: F401
 
 
 def __getattr__(name: str):
