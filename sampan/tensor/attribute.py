@@ -95,10 +95,18 @@ class iinfo(_Info):
     _FIELDS = ("min", "max", "bits")
 
     def __init__(self, dtype) -> None:
-        dt = _dt.convert_dtype(dtype)
+        try:
+            dt = _dt.convert_dtype(dtype)
+        except TypeError as err:
+            raise _NotIntegerError(f"iinfo: dtype must be an integer type, got "
+                                   f"{dtype!r} ({err})") from None
         if dt.kind not in "iu":
-            raise TypeError(f"iinfo: dtype must be an integer type, got {dt.name}")
+            raise _NotIntegerError(f"iinfo: dtype must be an integer type, got {dt.name}")
         super().__init__(dt, np.iinfo(dt.np))
+
+
+class _NotIntegerError(TypeError, ValueError):
+    """paddle.iinfo of a non-integer dtype: Paddle raises ValueError; sampan's TypeError too."""
 
 
 def _contiguous(self) -> Tensor:
