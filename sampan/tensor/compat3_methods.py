@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..autograd import no_grad
 from . import manipulation
 from .compat3 import _dims, matrix_transpose
+from .storage3 import METHODS as STORAGE_METHODS
 
 _CONVERSIONS = {
     "bool": "bool", "byte": "uint8", "uint8": "uint8", "char": "int8", "int8": "int8",
@@ -142,6 +143,7 @@ METHODS.update({"type_as": type_as, "requires_grad_": requires_grad_, "get_devic
                 "is_sparse_coo": _false, "is_sparse_csr": _false, "is_selected_rows": _false,
                 "is_dist": _false, "_grad_ivar": _grad_ivar, "_zero_grads": _zero_grads,
                 "_register_backward_hook": _register_backward_hook})
+METHODS.update(STORAGE_METHODS)
 PROPERTIES = {
     "mT": property(matrix_transpose, doc="The last two dims swapped (ndim >= 2)."),
     "requires_grad": property(_get_requires_grad, _set_requires_grad,
