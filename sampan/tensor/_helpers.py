@@ -129,10 +129,10 @@ def make_inplace(fn, api: str):
         check_inplace(x, api)
         result = fn(x._alias(), *args, **kwargs)
         if list(result.shape) != list(x.shape) and not getattr(fn, "_reshapes", False):
-            raise ValueError(f"{api}: the result shape {result.shape} differs from x's shape "
-                             f"{x.shape}; an in-place op cannot change the shape of x")
-        if result.dtype != x.dtype and result.dtype.name != "bool":
-            result = result.astype(x.dtype)  # comparisons make x bool, as in Paddle 3.3.1
+            raise ValueError(f"{api}: the result shape {list(result.shape)} differs from x's shape "
+                             f"{list(x.shape)}; an in-place op cannot change the shape of x")
+        # x takes the result's dtype, as in Paddle 3.3.1: comparisons make it bool, an
+        # integer divide_/exp_ makes it float, float32 x with a float64 y makes it float64.
         return x._rebind(result)
     inplace.__name__ = api
     inplace.__doc__ = f"In-place version of `{fn.__name__}`: updates x and returns it."

@@ -12,6 +12,13 @@ PRE = ('x = paddle.to_tensor([[0.2, 0.5], [0.7, 0.9]])\n'
        'j = paddle.to_tensor([[4, 3], [6, 10]])\n')
 
 CASES = {
+    'paddle.divide_-int': ('a = paddle.to_tensor([1, 2, 3])\n'
+                           'r = paddle.divide_(a, paddle.to_tensor([2, 2, 2]))\n'
+                           'out = (r, a)'),
+    'paddle.multiply_-float64-y': ('a = paddle.to_tensor([1.0, 2.0])\n'
+                                   "r = a.multiply_(paddle.to_tensor([3.0, 4.0], dtype='float64'))\n"
+                                   'out = (r, a)'),
+    'paddle.exp_-int': "a = paddle.to_tensor([1, 2])\nr = a.exp_()\nout = (r, a)",
     'paddle.abs_': ('r = paddle.abs_(x)\n'
                     'out = (r, x)'),
     'paddle.acos_': ('r = paddle.acos_(x)\n'

@@ -4,6 +4,9 @@ nan = float("nan")
 inf = float("inf")
 
 VALUES = {
+    'paddle.divide_-int': [{'dtype': 'float32', 'shape': [3], 'values': [0.5, 1.0, 1.5], 'stop_gradient': True}, {'dtype': 'float32', 'shape': [3], 'values': [0.5, 1.0, 1.5], 'stop_gradient': True}],
+    'paddle.multiply_-float64-y': [{'dtype': 'float64', 'shape': [2], 'values': [3.0, 8.0], 'stop_gradient': True}, {'dtype': 'float64', 'shape': [2], 'values': [3.0, 8.0], 'stop_gradient': True}],
+    'paddle.exp_-int': [{'dtype': 'float32', 'shape': [2], 'values': [2.7182817459106445, 7.389056205749512], 'stop_gradient': True}, {'dtype': 'float32', 'shape': [2], 'values': [2.7182817459106445, 7.389056205749512], 'stop_gradient': True}],
     'paddle.abs_': [{'dtype': 'float32', 'shape': [2, 2], 'values': [[0.20000000298023224, 0.5], [0.699999988079071, 0.8999999761581421]], 'stop_gradient': True}, {'dtype': 'float32', 'shape': [2, 2], 'values': [[0.20000000298023224, 0.5], [0.699999988079071, 0.8999999761581421]], 'stop_gradient': True}],
     'paddle.acos_': [{'dtype': 'float32', 'shape': [2, 2], 'values': [[1.3694384098052979, 1.0471975803375244], [0.7953988313674927, 0.4510268568992615]], 'stop_gradient': True}, {'dtype': 'float32', 'shape': [2, 2], 'values': [[1.3694384098052979, 1.0471975803375244], [0.7953988313674927, 0.4510268568992615]], 'stop_gradient': True}],
     'paddle.atan_': [{'dtype': 'float32', 'shape': [2, 2], 'values': [[0.19739556312561035, 0.46364760398864746], [0.6107259392738342, 0.7328150868415833]], 'stop_gradient': True}, {'dtype': 'float32', 'shape': [2, 2], 'values': [[0.19739556312561035, 0.46364760398864746], [0.6107259392738342, 0.7328150868415833]], 'stop_gradient': True}],
