@@ -1,7 +1,8 @@
 """The NumPy backend namespace handed to every `compute` as `xp`.
 
 It is NumPy's own namespace plus `special` (scipy.special) and `bfloat16`; `special` and
-`random` are loaded on first use so that `import sampan` stays fast. Imports nothing from sampan.
+`random` are loaded on first use so that `import sampan` stays fast. Imports only
+backend.threads (matmul goes through its BLAS thread policy).
 """
 import numpy as _np
 from ml_dtypes import bfloat16  # noqa: F401
@@ -18,7 +19,7 @@ _BF16 = _np.dtype(bfloat16)
 _F32 = _np.dtype(_np.float32)
 
 
-_np_matmul = _np.matmul
+from .threads import matmul as _threaded_matmul  # noqa: E402  (np.matmul + the thread policy)
 
 
 def matmul(a, b, out=None):
@@ -30,7 +31,7 @@ def matmul(a, b, out=None):
     arithmetic at BLAS speed.
     """
     if a.dtype is not _BF16 and b.dtype is not _BF16:   # the hot path: no keyword call
-        return _np_matmul(a, b) if out is None else _np_matmul(a, b, out=out)
+        return _threaded_matmul(a, b, out)
     res = _np.matmul(_to_f32(a), _to_f32(b))
     if _np.result_type(a.dtype, b.dtype) == _BF16:
         res = res.astype(_BF16)

@@ -26,7 +26,10 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+import time
 from contextlib import contextmanager
+
+import numpy as np
 
 _SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads",
             "openblas_{}_num_threads64_", "openblas_{}_num_threads")
@@ -84,16 +87,26 @@ def _find_blas():
 _BLAS = _find_blas()
 
 
-def _default_workers() -> int:
-    env = os.environ.get("SAMPAN_NUM_THREADS", "")
-    if env.strip().isdigit() and int(env) > 0:
-        return int(env)
+def _env_threads():
+    """SAMPAN_NUM_THREADS as a positive int, or None when unset/invalid."""
+    env = os.environ.get("SAMPAN_NUM_THREADS", "").strip()
+    return int(env) if env.isdigit() and int(env) > 0 else None
+
+
+def default_num_threads() -> int:
+    """The thread cap without SAMPAN_NUM_THREADS or set_num_threads: min(os.cpu_count(),
+    OpenBLAS's count when sampan was imported -- which OMP_NUM_THREADS/OPENBLAS_NUM_THREADS
+    set); 1 without OpenBLAS control (a pool next to a threaded BLAS would oversubscribe)."""
     if _BLAS is None:
         return 1
-    return max(1, min(os.cpu_count() or 1, _BLAS[0]()))
+    return max(1, min(os.cpu_count() or 1, _BLAS_AT_IMPORT))
 
 
-_workers = _default_workers()
+_BLAS_AT_IMPORT = None if _BLAS is None else _BLAS[0]()
+_cap = _env_threads() or default_num_threads()
+if _BLAS is not None and _env_threads():
+    _BLAS[1](_cap)  # SAMPAN_NUM_THREADS caps BLAS too, not only the kernel pool
+_workers = _cap
 _pool = None
 _pool_lock = threading.Lock()
 _local = threading.local()
@@ -125,15 +138,9 @@ def blas_num_threads():
     return None if _BLAS is None else _BLAS[0]()
 
 
-@contextmanager
-def blas_threads(n: int):
-    """Pin OpenBLAS to n threads inside the block (a no-op without OpenBLAS control). Guards
-    may overlap across Python threads: the latest entered guard still active sets the count,
-    and when the last one exits the count from before the first is restored."""
+def _pin(n: int):
+    """Enter a pin of OpenBLAS to n threads; returns the token that _unpin takes."""
     global _pin_prev
-    if _BLAS is None:
-        yield
-        return
     token = [n]  # identity marks this entry in the active list
     with _pin_lock:
         if not _pin_active:
@@ -141,15 +148,170 @@ def blas_threads(n: int):
         _pin_active.append(token)
         if _BLAS[0]() != n:
             _BLAS[1](n)
+    return token
+
+
+def _unpin(token) -> None:
+    with _pin_lock:
+        del _pin_active[next(i for i, t in enumerate(_pin_active) if t is token)]
+        want = _pin_active[-1][0] if _pin_active else _pin_prev
+        if _BLAS[0]() != want:
+            _BLAS[1](want)
+
+
+@contextmanager
+def blas_threads(n: int):
+    """Pin OpenBLAS to n threads inside the block (a no-op without OpenBLAS control). Guards
+    may overlap across Python threads: the latest entered guard still active sets the count,
+    and when the last one exits the count from before the first is restored."""
+    if _BLAS is None:
+        yield
+        return
+    token = _pin(n)
     try:
         yield
     finally:
-        with _pin_lock:
-            del _pin_active[next(i for i, t in enumerate(_pin_active) if t is token)]
-            want = _pin_active[-1][0] if _pin_active else _pin_prev
-            if _BLAS[0]() != want:
-                _BLAS[1](want)
+        _unpin(token)
 
+
+# --- the thread policy: a cap (paddle.set_num_threads), per-GEMM size, contention ----------
+AUTO = True  # False: every GEMM on the cap and no contention guard (benchmarks compare)
+# GEMMs under this many FLOPs (2*M*N*K) run on one thread: a second one gains nothing there
+# (bench/threads.py gemm, bench/RESULTS.md "#16 round 4")
+SERIAL_GEMM_FLOPS = 4e6
+_OPENBLAS_SERIAL_FLOPS = 2 * 65536 * 4 * 2  # OpenBLAS keeps M*N*K <= 2**19 on one thread itself
+_POLL_S = 0.25      # contention is checked at most this often
+_WAIT_FRAC = 0.2    # the calling thread waited for a core over 20% of its runnable time
+_IDLE_CORES = 0.75  # while single-threaded: the cores of our affinity idle over the window
+_MIN_RUNNABLE_NS = 25e6  # windows with less runnable time than this decide nothing
+_guard = {"next": 0.0, "contended": False}
+_auto_blas = _BLAS is not None and _cap > 1  # AUTO with a BLAS to steer and a cap over 1
+
+
+def get_num_threads() -> int:
+    """The thread cap: at most this many threads run one kernel (BLAS and the pool)."""
+    return _cap
+
+
+def set_num_threads(n: int) -> None:
+    """Cap BLAS and the kernel pool at n threads (n=1: everything single-threaded)."""
+    global _cap
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"set_num_threads: num_threads must be an int, got "
+                        f"{type(n).__name__} {n!r}")
+    if n < 1:
+        raise ValueError(f"set_num_threads: num_threads must be >= 1, got {n}")
+    _cap = n
+    set_num_workers(n)
+    _refresh()
+
+
+def contended() -> bool:
+    """Whether the contention guard holds this process to one thread now."""
+    return AUTO and _guard["contended"]
+
+
+def _baseline() -> int:
+    return 1 if contended() else _cap
+
+
+def _set_baseline() -> None:
+    """Put OpenBLAS at the cap (or make the last active guard restore it)."""
+    global _pin_prev
+    if _BLAS is None:
+        return
+    with _pin_lock:
+        if _pin_active:
+            _pin_prev = _cap
+        elif _BLAS[0]() != _cap:
+            _BLAS[1](_cap)
+
+
+def _sample():
+    """(time, this thread's (cpu ns, run-queue wait ns), idle and total jiffies of the cores
+    we may run on), or None where /proc does not give them."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            run, wait = f.read().split()[:2]
+        cpus = {f"cpu{i}" for i in os.sched_getaffinity(0)}
+        idle = total = 0
+        with open("/proc/stat") as f:
+            for line in f:
+                head, _, rest = line.partition(" ")
+                if head in cpus:
+                    v = [int(x) for x in rest.split()[:8]]
+                    idle, total = idle + v[3] + v[4], total + sum(v)
+        return time.perf_counter(), int(run), int(wait), idle, total, len(cpus)
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _decide(prev, now) -> bool:
+    """Contended after the window prev..now? (see the module doc)."""
+    run, wait = now[1] - prev[1], now[2] - prev[2]
+    if not _guard["contended"]:
+        return run + wait > _MIN_RUNNABLE_NS and wait > _WAIT_FRAC * (run + wait)
+    total = now[4] - prev[4]
+    return total <= 0 or (now[3] - prev[3]) / total * now[5] < _IDLE_CORES
+
+
+def poll() -> None:
+    """Refresh the contention guard when its window is over (cheap otherwise). Each Python
+    thread keeps its own window (its own counters); the decision is process-wide."""
+    g = _guard
+    if not _auto_blas or time.perf_counter() < g["next"] or in_parallel_part():
+        return
+    now = _sample()
+    if now is None:
+        g["next"] = float("inf")  # no /proc: the guard stays off
+        return
+    g["next"] = now[0] + _POLL_S
+    prev, _local.window = getattr(_local, "window", None), now
+    if prev is None:
+        return
+    g["contended"] = _decide(prev, now)
+
+
+def gemm_threads(flops: float) -> int:
+    """BLAS threads for one GEMM of `flops` (2*M*N*K): 1 below SERIAL_GEMM_FLOPS or while
+    contended, else the cap."""
+    if not AUTO:
+        return _cap
+    return 1 if flops < SERIAL_GEMM_FLOPS else _baseline()
+
+
+def set_policy(auto: bool) -> None:
+    """Turn the per-GEMM size choice and the contention guard on (default) or off."""
+    global AUTO
+    AUTO = bool(auto)
+    _refresh()
+
+
+def _refresh() -> None:
+    global _auto_blas
+    _auto_blas = AUTO and _BLAS is not None and _cap > 1
+    _set_baseline()
+
+
+def matmul(a, b, out=None):
+    """np.matmul(a, b, out=out) on the BLAS thread count gemm_threads picks for one of its
+    GEMMs (the NumPy backend's matmul calls it): OpenBLAS stays at the cap, and a GEMM that
+    should run on fewer threads -- under SERIAL_GEMM_FLOPS but big enough for OpenBLAS to
+    split it, or any while contended -- is pinned for the call."""
+    if _auto_blas and a.ndim and b.ndim:
+        flops = 2.0 * (a.shape[-2] if a.ndim > 1 else 1) * a.shape[-1] * \
+            (b.shape[-1] if b.ndim > 1 else 1)
+        if flops > _OPENBLAS_SERIAL_FLOPS:
+            if flops >= SERIAL_GEMM_FLOPS:
+                poll()
+            want = gemm_threads(flops)
+            if want < _BLAS[0]():
+                token = _pin(want)
+                try:
+                    return np.matmul(a, b) if out is None else np.matmul(a, b, out=out)
+                finally:
+                    _unpin(token)
+    return np.matmul(a, b) if out is None else np.matmul(a, b, out=out)
 
 def _get_pool(size: int):
     """The shared ThreadPoolExecutor (concurrent.futures is imported on first use: it pulls
@@ -171,7 +333,8 @@ def run_parts(fn, items, parallel: bool = True) -> list:
     """[fn(item) for item in items], spread over num_workers() threads (see module doc);
     `parallel=False` runs them in order on the calling thread."""
     items = list(items)
-    workers = min(_workers, len(items))
+    poll()
+    workers = min(1 if contended() else _workers, len(items))
     if workers < 2 or not parallel or in_parallel_part():
         return [fn(item) for item in items]
     results = [None] * len(items)

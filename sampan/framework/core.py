@@ -2,10 +2,12 @@
 Python programs read — build queries, places, and the legacy dtype enums — as aliases.
 
 `core.VarDesc.VarType.FP32` and `core.DataType.FLOAT32` are `paddle.float32` itself (as in
-Paddle 2.x, where the two spellings were one object). Imports only `framework`.
+Paddle 2.x, where the two spellings were one object). `set_num_threads` caps the kernel
+threads (backend/threads.py). Imports only `framework` and `backend.threads`.
 """
 from __future__ import annotations
 
+from ..backend import threads as _threads
 from . import dtype as _dt
 from .flags import _FLAGS
 from .place import (CPUPlace, CUDAPinnedPlace, CUDAPlace, Place,  # noqa: F401
@@ -117,3 +119,23 @@ def get_cuda_device_count() -> int:
 def globals() -> dict:  # noqa: A001  (Paddle's name)
     """The FLAGS_* registry as a mutable mapping (`core.globals()['FLAGS_x']`)."""
     return _FLAGS
+
+
+def set_num_threads(num_threads: int) -> None:
+    """Cap the threads of one CPU kernel -- OpenBLAS and sampan's kernel pool -- at
+    `num_threads` (Paddle's `paddle.base.core.set_num_threads`; Paddle 3.3.1 has no public
+    `paddle.set_num_threads`). The default is min(CPU count, OpenBLAS's count at import),
+    or SAMPAN_NUM_THREADS when set. Under the cap sampan still runs small GEMMs and every
+    kernel of a process that is not getting its cores on one thread (docs/performance.md).
+
+    Args:
+        num_threads (int): at least 1; 1 makes every kernel single-threaded.
+
+    Examples:
+        .. code-block:: python
+
+            >>> import sampan as paddle
+            >>> paddle.base.core.set_num_threads(1)
+            >>> paddle.base.core.set_num_threads(2)
+    """
+    _threads.set_num_threads(num_threads)
