@@ -333,6 +333,50 @@ CASES = {
                              'out = t.dtype == paddle.float32'),
 }
 
+
+# Tensor methods that NumPy arrays share by name: a test's `.sum()` may have been a NumPy call,
+# so these are checked here as Tensor methods (tools/surface_tests.py cannot tell them apart).
+CASES.update({
+    'Tensor.T': 'out = paddle.arange(6.0).reshape([2, 3]).T',
+    'Tensor.all': 'out = ((x > 0.1).all(), (x > 0.6).all(axis=1))',
+    'Tensor.any': 'out = ((x > 0.85).any(), (x > 0.6).any(axis=0, keepdim=True))',
+    'Tensor.argmax': 'out = (v.argmax(), y.argmax(axis=1, keepdim=True))',
+    'Tensor.argmin': 'out = (v.argmin(), y.argmin(axis=0, dtype="int32"))',
+    'Tensor.argsort': 'out = (v.argsort(), v.argsort(descending=True))',
+    'Tensor.astype': 'out = (v.astype("int32"), x.astype(paddle.float64))',
+    'Tensor.clip': 'out = v.clip(min=0.0, max=3.5)',
+    'Tensor.conj': 'out = paddle.real(paddle.complex(x, y).conj() * paddle.complex(x, y))',
+    'Tensor.cumprod': 'out = y.cumprod(dim=0)',
+    'Tensor.cumsum': 'out = (v.cumsum(), y.cumsum(axis=1))',
+    'Tensor.data': 'out = x.data',
+    'Tensor.diagonal': 'out = (y.diagonal(), y.diagonal(offset=1))',
+    'Tensor.dtype': 'out = (str(x.dtype), str(i.dtype), x.dtype == paddle.float32)',
+    'Tensor.flatten': 'out = paddle.ones([2, 3, 4]).flatten(start_axis=1).shape',
+    'Tensor.imag': 'out = paddle.complex(x, y).imag()',
+    'Tensor.item': 'out = (v.item(3), paddle.to_tensor(2.5).item(), i.item(1, 0))',
+    'Tensor.max': 'out = (v.max(), y.max(axis=0))',
+    'Tensor.mean': 'out = (y.mean(), y.mean(axis=1, keepdim=True))',
+    'Tensor.min': 'out = (v.min(), y.min(axis=1))',
+    'Tensor.ndim': 'out = (x.ndim, v.ndim)',
+    'Tensor.prod': 'out = (y.prod(), y.prod(axis=1))',
+    'Tensor.real': 'out = paddle.complex(x, y).real()',
+    'Tensor.reshape': 'out = v.reshape([3, -1])',
+    'Tensor.round': 'out = (v * 1.26).round()',
+    'Tensor.shape': 'out = (x.shape, v.shape, paddle.to_tensor(1.0).shape)',
+    'Tensor.size': 'out = (x.size, v.size)',
+    'Tensor.sort': 'out = (v.sort(), y.sort(axis=0, descending=True))',
+    'Tensor.squeeze': 'out = paddle.ones([1, 3, 1]).squeeze(axis=0).shape',
+    'Tensor.std': 'out = (v.std(), y.std(axis=1, unbiased=False))',
+    'Tensor.strides': 'out = (y.strides, v.strides)',
+    'Tensor.sum': 'out = (y.sum(), i.sum(axis=0), (x > 0.4).sum())',
+    'Tensor.take': 'out = y.take(paddle.to_tensor([3, 0, -1]))',
+    'Tensor.tolist': 'out = (y.tolist(), i.tolist())',
+    'Tensor.trace': 'out = (y.trace(), y.trace(offset=1))',
+    'Tensor.transpose': 'out = paddle.arange(6.0).reshape([1, 2, 3]).transpose([2, 0, 1])',
+    'Tensor.var': 'out = (v.var(), y.var(axis=0))',
+    'Tensor.view': 'out = v.view([2, 3])',
+})
+
 # Known differences from Paddle 3.3.1 (reported; the tests are strict xfails).
 XFAIL = {
     "Tensor.offset-of-a-slice": "sampan tensors are not strided views: Tensor.offset is always 0 "
