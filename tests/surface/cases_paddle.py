@@ -16,7 +16,8 @@ CASES = {
                            'r = paddle.divide_(a, paddle.to_tensor([2, 2, 2]))\n'
                            'out = (r, a)'),
     'paddle.multiply_-float64-y': ('a = paddle.to_tensor([1.0, 2.0])\n'
-                                   "r = a.multiply_(paddle.to_tensor([3.0, 4.0], dtype='float64'))\n"
+                                   "r = a.multiply_(paddle.to_tensor([3.0, 4.0], "
+                                   "dtype='float64'))\n"
                                    'out = (r, a)'),
     'paddle.exp_-int': "a = paddle.to_tensor([1, 2])\nr = a.exp_()\nout = (r, a)",
     'paddle.abs_': ('r = paddle.abs_(x)\n'
