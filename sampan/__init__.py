@@ -15,6 +15,7 @@ from .framework.random import get_rng_state, seed, set_rng_state  # noqa: F401
 from .framework.flags import get_flags, set_flags  # noqa: F401
 from .framework.printing import set_printoptions  # noqa: F401
 from .framework.tensor import Parameter, Tensor  # noqa: F401
+from .framework.size import Size  # noqa: F401
 from . import ops  # noqa: F401  (registers every OpDef)
 from . import autograd  # noqa: F401
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa

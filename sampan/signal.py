@@ -131,7 +131,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
         >>> import sampan as paddle
         >>> from sampan.signal import stft
         >>> stft(paddle.ones([16]), n_fft=8).shape
-        [5, 9]
+        paddle.Size([5, 9])
     """
     rank = len(x.shape)
     _check(rank in (1, 2), f"paddle.signal.stft: x should be a 1D or 2D tensor, but got "

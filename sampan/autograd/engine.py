@@ -185,10 +185,12 @@ class _Run:
         prev = slot[idx]
         slot[idx] = g if prev is None else _sum(prev, g, self.create_graph)
 
-    def send_leaf(self, leaf, g) -> None:
-        """Sum a leaf's contributions; its hooks run once on the sum (see finish)."""
+    def send_leaf(self, leaf, g, user: bool = False) -> None:
+        """Sum a leaf's contributions; its hooks run once on the sum (see finish). `user`:
+        g is a tensor a PyLayer's backward returned, as it is."""
         if g._data.dtype != leaf._data.dtype:
             g = call("cast", g, dtype=leaf.dtype.name)
+            user = False
         if self.targets is not None:
             k = self.target_ids.get(id(leaf))
             if k is not None:
@@ -196,18 +198,18 @@ class _Run:
                 self.captured[k] = g if prev is None else _sum(prev, g, self.create_graph)
             return
         prev = self.leaf_grads.get(id(leaf))
-        self.leaf_grads[id(leaf)] = (leaf, g if prev is None else
-                                     _sum(prev[1], g, self.create_graph))
+        self.leaf_grads[id(leaf)] = ((leaf, g, user) if prev is None else
+                                     (leaf, _sum(prev[1], g, self.create_graph), False))
 
     def finish_leaves(self, keys) -> None:
         """The gradients of these leaves are complete: run their hooks, accumulate."""
         for key in keys:
             entry = self.leaf_grads.pop(key, None)
             if entry is not None:
-                leaf, g = entry
+                leaf, g, user = entry
                 if leaf._hooks:
                     g = _apply_hooks(leaf._hooks, g)
-                _accumulate(leaf, g, self.create_graph)
+                _accumulate(leaf, g, self.create_graph, user)
 
 
 def run_backward(roots, root_grads, retain_graph=False, create_graph=False, targets=None):
@@ -345,9 +347,11 @@ def _run_node(node, grads, run: _Run) -> None:
                 g = call("cast", g, dtype=str(dtype))
             run.send(src, idx, g)
         else:
+            user = getattr(op, "user_grads", False)   # a PyLayer: the user's tensors
             if g._data.shape != edge._data.shape:
                 g = unbroadcast(g, edge._data.shape, run.create_graph)
-            run.send_leaf(edge, g)
+                user = False
+            run.send_leaf(edge, g, user)
 
 
 def _sum(a, b, create_graph: bool):
@@ -364,14 +368,18 @@ def _sum(a, b, create_graph: bool):
     return t
 
 
-def _accumulate(leaf, g, create_graph):
-    """Add `g` into `leaf.grad`. As in Paddle, `.grad` has stop_gradient=False (a leaf
-    without create_graph; ops on it are recorded like on any such tensor)."""
+def _accumulate(leaf, g, create_graph, user: bool = False):
+    """Add `g` into `leaf.grad`. As in Paddle, a new `.grad` has stop_gradient=False (a
+    leaf without create_graph; ops on it are recorded like on any such tensor) unless it is
+    a PyLayer backward's own tensor (`user`), which keeps its flag; a sum into an existing
+    `.grad` keeps that one's flag."""
+    flag = g.stop_gradient if user and not create_graph else False
     if not create_graph:
         g = wrap(g._data)
     if leaf._grad is not None:
+        flag = leaf._grad.stop_gradient and not create_graph
         g = _sum(leaf._grad, g, create_graph)
-    g.stop_gradient = False
+    g.stop_gradient = flag
     leaf._grad = g
 
 

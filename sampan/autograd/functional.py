@@ -128,10 +128,10 @@ def hessian(ys, xs, batch_axis=None):
         raise TypeError(f"hessian: ys must be one Tensor, got {type(ys).__name__}")
     if batch_axis is None and ys.size != 1:
         raise ValueError(f"hessian: ys must hold one element when batch_axis is None "
-                         f"(got shape {ys.shape})")
+                         f"(got shape {list(ys.shape)})")
     if batch_axis is not None and ys.ndim > 1 and ys.size != ys.shape[0]:
         raise ValueError(f"hessian: with batch_axis=0 ys must hold one element per "
-                         f"batch row (got shape {ys.shape})")
+                         f"batch row (got shape {list(ys.shape)})")
     targets = list(xs) if _is_seq(xs) else [xs]
     grads = grad([ys], targets, create_graph=True, allow_unused=True)
     grads = [_zeros(x.shape, x.dtype, x.stop_gradient) if g is None else g

@@ -18,7 +18,7 @@ def standard_gamma(x: Tensor, name: str | None = None) -> Tensor:
         >>> import sampan as paddle
         >>> from sampan.distribution._random import standard_gamma
         >>> standard_gamma(paddle.full([2, 3], 2.0)).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
     return dispatch(REGISTRY["standard_gamma"], (x,), {"seed": next_seed()})
 

@@ -20,7 +20,7 @@ class ReshapeTransform(Transform):
         >>> from sampan.distribution import ReshapeTransform
         >>> t = ReshapeTransform((2, 3), (3, 2))
         >>> t.forward(paddle.ones([4, 2, 3])).shape
-        [4, 3, 2]
+        paddle.Size([4, 3, 2])
     """
     _type = Type.BIJECTION
 
@@ -104,7 +104,7 @@ class StickBreakingTransform(Transform):
         >>> from sampan.distribution import StickBreakingTransform
         >>> y = StickBreakingTransform().forward(paddle.to_tensor([0.5, -1.0]))
         >>> y.shape, round(float(y.sum()), 4)
-        ([3], 1.0)
+        (paddle.Size([3]), 1.0)
     """
     _type = Type.BIJECTION
     _in_rank = 1

@@ -57,7 +57,7 @@ class Normal(_LocScale):
         >>> from sampan.distribution import Normal
         >>> d = Normal(0.0, 1.0)
         >>> d.sample([3]).shape
-        [3]
+        paddle.Size([3])
         >>> round(float(d.entropy()), 4)
         1.4189
         >>> round(float(d.log_prob(paddle.to_tensor(0.5))), 4)
@@ -164,7 +164,7 @@ class Uniform(Distribution):
         >>> from sampan.distribution import Uniform
         >>> d = Uniform(0.0, 2.0)
         >>> d.sample([4]).shape
-        [4]
+        paddle.Size([4])
         >>> round(float(d.entropy()), 4)
         0.6931
     """
@@ -329,7 +329,7 @@ class Gumbel(_LocScale):
         >>> round(float(d.mean), 4)
         0.5772
         >>> d.rsample([2, 3]).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     @property
@@ -373,7 +373,7 @@ class StudentT(Distribution):
         >>> from sampan.distribution import StudentT
         >>> d = StudentT(3.0, 0.0, 1.0)
         >>> d.sample([5]).shape
-        [5]
+        paddle.Size([5])
         >>> round(float(d.log_prob(paddle.to_tensor(0.0))), 4)
         -1.0009
     """

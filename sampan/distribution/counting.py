@@ -109,7 +109,7 @@ class Poisson(Distribution):
         >>> from sampan.distribution import Poisson
         >>> d = Poisson(paddle.to_tensor([2.0]))
         >>> d.sample([3]).shape
-        [3, 1]
+        paddle.Size([3, 1])
         >>> round(float(d.prob(paddle.to_tensor([1.0]))), 4)
         0.2707
     """
@@ -165,7 +165,7 @@ class Binomial(Distribution):
         >>> float(d.mean), round(float(d.variance), 4)
         (3.0, 2.1)
         >>> d.sample([4]).shape
-        [4]
+        paddle.Size([4])
     """
 
     def __init__(self, total_count, probs):

@@ -29,7 +29,7 @@ class Bernoulli(Distribution):
         >>> from sampan.distribution import Bernoulli
         >>> d = Bernoulli(0.3)
         >>> d.sample([3]).shape
-        [3]
+        paddle.Size([3])
         >>> round(float(d.entropy()), 4)
         0.6109
     """
@@ -91,7 +91,7 @@ class ContinuousBernoulli(Distribution):
         >>> from sampan.distribution import ContinuousBernoulli
         >>> d = ContinuousBernoulli(paddle.to_tensor([0.3]))
         >>> d.sample([2]).shape
-        [2, 1]
+        paddle.Size([2, 1])
         >>> round(float(d.mean[0]), 4)
         0.4302
     """
@@ -189,7 +189,7 @@ class Categorical(Distribution):
         >>> from sampan.distribution import Categorical
         >>> d = Categorical(paddle.to_tensor([0.2, 0.3, 0.5]))
         >>> d.sample([4]).shape
-        [4]
+        paddle.Size([4])
         >>> [round(v, 4) for v in d.probs(paddle.to_tensor([0, 2])).tolist()]
         [0.2, 0.5]
     """
@@ -256,7 +256,7 @@ class Multinomial(Distribution):
         >>> from sampan.distribution import Multinomial
         >>> d = Multinomial(5, paddle.to_tensor([0.2, 0.3, 0.5]))
         >>> d.sample([2]).shape
-        [2, 3]
+        paddle.Size([2, 3])
         >>> float(d.sample().sum())
         5.0
     """

@@ -121,7 +121,7 @@ class Gamma(ExponentialFamily):
         >>> round(float(d.mean), 4), round(float(d.variance), 4)
         (0.6667, 0.2222)
         >>> d.sample([4]).shape
-        [4]
+        paddle.Size([4])
     """
 
     def __init__(self, concentration, rate):
@@ -201,7 +201,7 @@ class Dirichlet(ExponentialFamily):
         >>> d.batch_shape, d.event_shape
         ((), (3,))
         >>> d.sample([2]).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, concentration: Tensor):

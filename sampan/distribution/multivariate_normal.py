@@ -43,7 +43,7 @@ class MultivariateNormal(Distribution):
         >>> d.batch_shape, d.event_shape
         ((), (2,))
         >>> d.sample([3]).shape
-        [3, 2]
+        paddle.Size([3, 2])
         >>> round(float(d.entropy()), 4)
         3.1177
     """

@@ -29,7 +29,7 @@ class Independent(Distribution):
         >>> d.batch_shape, d.event_shape
         ((2,), (3,))
         >>> d.log_prob(paddle.zeros([2, 3])).shape
-        [2]
+        paddle.Size([2])
     """
 
     def __init__(self, base: Distribution, reinterpreted_batch_rank: int):

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import dtype as _dt
 from . import place as _place
+from .size import TensorSize, _Shape
 
 _names = itertools.count()
 _new = object.__new__
@@ -59,7 +60,7 @@ class Tensor:
 
     @property
     def shape(self) -> list:
-        return list(self._data.shape)
+        return _Shape(self._data.shape)
 
     @property
     def dtype(self) -> _dt.DType:
@@ -76,7 +77,7 @@ class Tensor:
 
     @property
     def size(self) -> int:
-        return int(self._data.size)
+        return TensorSize(self._data.shape)
 
     @property
     def place(self):
@@ -151,7 +152,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise ValueError(f"The truth value of a Tensor with shape {self.shape} is "
+            raise ValueError(f"The truth value of a Tensor with shape {list(self.shape)} is "
                              f"ambiguous; use paddle.any() or paddle.all()")
         return bool(self._data)
 
@@ -357,7 +358,7 @@ class Tensor:
         arr = value._data if isinstance(value, Tensor) else np.asarray(value)
         if tuple(arr.shape) != self._data.shape:
             raise ValueError(f"set_value: shape of value {list(arr.shape)} does not match "
-                             f"the tensor's shape {self.shape}")
+                             f"the tensor's shape {list(self.shape)}")
         self._data = arr.astype(self._data.dtype, copy=True)
         self._version += 1
 

@@ -290,7 +290,7 @@ def create_predictor(config: Config) -> Predictor:
         >>> predictor = create_predictor(Config("/tmp/doc_infer/mlp"))
         >>> out, = predictor.run([paddle.ones([2, 4])])
         >>> out.shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
     return Predictor(config)
 

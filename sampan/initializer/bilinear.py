@@ -20,7 +20,7 @@ class Bilinear(Initializer):
         >>> w = paddle.create_parameter([1, 1, 2, 2], 'float32',
         ...     default_initializer=paddle.nn.initializer.Bilinear())
         >>> w.shape
-        [1, 1, 2, 2]
+        paddle.Size([1, 1, 2, 2])
     """
 
     def _initial_value(self, shape: list, dtype):

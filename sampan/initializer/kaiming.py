@@ -62,7 +62,7 @@ class KaimingNormal(MSRAInitializer):
         >>> w = paddle.create_parameter([4, 3, 3, 3], 'float32',
         ...     default_initializer=paddle.nn.initializer.KaimingNormal())
         >>> w.shape
-        [4, 3, 3, 3]
+        paddle.Size([4, 3, 3, 3])
     """
 
     def __init__(self, fan_in=None, negative_slope: float = 0.0, nonlinearity: str = "relu",

@@ -24,7 +24,7 @@ class LazyGuard:
         ...     fc = paddle.nn.Linear(3, 2, bias_attr=paddle.ParamAttr(
         ...         initializer=paddle.nn.initializer.Constant(0.5)))
         >>> fc.bias._is_initialized(), fc.weight.shape
-        (False, [3, 2])
+        (False, paddle.Size([3, 2]))
         >>> fc.bias.initialize()
         >>> fc.bias._is_initialized(), fc.bias.numpy().tolist()
         (True, [0.5, 0.5])

@@ -34,7 +34,7 @@ class Normal(NormalInitializer):
         >>> w = paddle.create_parameter([2, 3], 'float32',
         ...                             default_initializer=paddle.nn.initializer.Normal())
         >>> w.shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, mean: float = 0.0, std: float = 1.0, name=None) -> None:

@@ -103,7 +103,7 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
         >>> import sampan as paddle
         >>> w = paddle.create_parameter([2, 3], "float32", is_bias=True)
         >>> w.shape, float(w.sum()), w.stop_gradient
-        ([2, 3], 0.0, False)
+        (paddle.Size([2, 3]), 0.0, False)
     """
     attr = ParamAttr._to_attr(attr)
     if name is not None and attr is not False and attr.name is None:

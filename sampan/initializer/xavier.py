@@ -67,7 +67,7 @@ class XavierNormal(XavierInitializer):
         >>> w = paddle.create_parameter([3, 5], 'float32',
         ...     default_initializer=paddle.nn.initializer.XavierNormal())
         >>> w.shape
-        [3, 5]
+        paddle.Size([3, 5])
     """
 
     def __init__(self, fan_in=None, fan_out=None, gain: float = 1.0, name=None) -> None:

@@ -122,7 +122,7 @@ class DataLoader:
         2
         >>> x, y = next(iter(loader))
         >>> x.shape, y.dtype == paddle.int64
-        ([2, 3], True)
+        (paddle.Size([2, 3]), True)
     """
 
     def __init__(self, dataset: Any, feed_list: list | None = None, places: Any = None,

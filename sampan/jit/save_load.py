@@ -48,7 +48,7 @@ def save(layer, path: str, input_spec=None, **configs) -> None:
         ...                 input_spec=[paddle.static.InputSpec([None, 4], "float32", "x")])
         >>> loaded = paddle.jit.load("/tmp/doc_jit/linear")
         >>> loaded.eval()(paddle.ones([3, 4])).shape
-        [3, 2]
+        paddle.Size([3, 2])
     """
     for key in configs:
         if key not in _SAVE_CONFIGS:

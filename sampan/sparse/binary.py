@@ -35,8 +35,8 @@ def _elementwise(api: str, fn, x, y):
     check_sparse(api, y, "y")
     if x.shape != y.shape or type(x) is not type(y):
         raise ValueError(f"paddle.sparse.{api}: x and y must be sparse tensors of one format "
-                         f"and shape, got {type(x).__name__}{x.shape} and "
-                         f"{type(y).__name__}{y.shape}")
+                         f"and shape, got {type(x).__name__}{list(x.shape)} and "
+                         f"{type(y).__name__}{list(y.shape)}")
     cx, cy = _as_coo(x), _as_coo(y)
     if cx._sdim != cy._sdim:
         raise ValueError(f"paddle.sparse.{api}: x and y must have one sparse_dim, got "
@@ -83,7 +83,7 @@ def _batched(api: str, x: SparseCooTensor):
     """(batch, rows, cols) index arrays of a coalesced 2-D/3-D COO tensor without dense dims."""
     if x.ndim not in (2, 3) or x._sdim != x.ndim:
         raise ValueError(f"paddle.sparse.{api}: x must be a 2-D or 3-D sparse tensor without "
-                         f"dense dims, got shape {x.shape}")
+                         f"dense dims, got shape {list(x.shape)}")
     idx = x._idx
     batch = idx[0] if x.ndim == 3 else np.zeros(idx.shape[1], np.int64)
     return batch, idx[-2], idx[-1]
@@ -96,7 +96,7 @@ def _sparse_dense(api: str, x: _Sparse, y: Tensor) -> Tensor:
     if not isinstance(y, Tensor) or y.ndim != coo.ndim or y.shape[-2] != k or \
             y.shape[:-2] != bs:
         raise ValueError(f"paddle.sparse.{api}: y must be a dense Tensor of shape "
-                         f"{bs + [k, -1]} for x of shape {coo.shape}, got "
+                         f"{bs + [k, -1]} for x of shape {list(coo.shape)}, got "
                          f"{getattr(y, 'shape', type(y).__name__)}")
     n = y.shape[-1]
     nb = bs[0] if bs else 1
@@ -163,8 +163,9 @@ def masked_matmul(x: Tensor, y: Tensor, mask: _Sparse, name: Optional[str] = Non
     *bs, m, n = coo.shape
     if x.shape[:-1] != bs + [m] or y.shape[:-2] + y.shape[-1:] != bs + [n] or \
             x.shape[-1] != y.shape[-2]:
-        raise ValueError(f"paddle.sparse.masked_matmul: x {x.shape} @ y {y.shape} must have "
-                         f"mask's shape {coo.shape}")
+        raise ValueError(f"paddle.sparse.masked_matmul: x {list(x.shape)} @ y "
+                         f"{list(y.shape)} must have "
+                         f"mask's shape {list(coo.shape)}")
     nb, k = (bs[0] if bs else 1), x.shape[-1]
     xr = T.index_select(T.reshape(x, [nb * m, k]), Tensor(b * m + r), 0)
     yt = T.reshape(T.transpose(y, list(range(y.ndim - 2)) + [y.ndim - 1, y.ndim - 2]),
@@ -205,5 +206,5 @@ def mv(x: _Sparse, vec: Tensor, name: Optional[str] = None) -> Tensor:
     check_sparse("mv", x)
     if x.ndim != 2 or not isinstance(vec, Tensor) or vec.ndim != 1:
         raise ValueError(f"paddle.sparse.mv: x must be a 2-D sparse tensor and vec a 1-D "
-                         f"Tensor, got {x.shape} and {getattr(vec, 'shape', vec)}")
+                         f"Tensor, got {list(x.shape)} and {getattr(vec, 'shape', vec)}")
     return T.squeeze(_sparse_dense("mv", x, T.unsqueeze(vec, -1)), -1)

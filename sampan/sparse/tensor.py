@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import tensor as T
 from ..framework import dtype as _dt
+from ..framework.size import _Shape
 from ..framework.tensor import Tensor
 
 
@@ -35,7 +36,7 @@ class _Sparse:
 
     @property
     def shape(self) -> list:
-        return list(self._shape)
+        return _Shape(self._shape)
 
     @property
     def ndim(self) -> int:
@@ -89,7 +90,7 @@ class _Sparse:
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{k}={v.numpy().tolist()}" for k, v in self._parts())
-        return (f"Tensor(shape={self.shape}, dtype={self.dtype}, place={self.place}, "
+        return (f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient}, {parts})")
 
 
@@ -145,7 +146,7 @@ class SparseCooTensor(_Sparse):
         """The CSR form of a 2-D or 3-D COO tensor without dense dims."""
         if self.ndim not in (2, 3) or self._sdim != self.ndim:
             raise ValueError(f"to_sparse_csr: needs a 2-D or 3-D tensor with no dense dims, "
-                             f"got shape {self.shape} with sparse_dim {self._sdim}")
+                             f"got shape {list(self.shape)} with sparse_dim {self._sdim}")
         c = coalesce(self)
         *batch, m, _ = self._shape
         rows = _linear(c._idx[:-1], self._shape[:-1])
@@ -258,7 +259,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None,
     vals = _values_of(api, values, dtype, stop_gradient)
     if vals.ndim < 1 or vals.shape[0] != idx.shape[1]:
         raise ValueError(f"{api}: values must have nnz={idx.shape[1]} rows, got shape "
-                         f"{vals.shape}")
+                         f"{list(vals.shape)}")
     if shape is None:
         shape = [int(m) + 1 for m in idx.max(axis=1)] + vals.shape[1:]
     shape = [int(s) for s in shape]
@@ -303,7 +304,8 @@ def sparse_csr_tensor(crows, cols, values, shape, dtype=None, place=None,
     if (runs[:, 0] != 0).any() or (np.diff(runs, axis=1) < 0).any():
         raise ValueError(f"{api}: each run of crows must start at 0 and not decrease")
     if runs[:, -1].sum() != cols.size or vals.ndim != 1 or vals.shape[0] != cols.size:
-        raise ValueError(f"{api}: cols ({cols.size}) and values ({vals.shape}) must both hold "
+        raise ValueError(f"{api}: cols ({cols.size}) and values ({list(vals.shape)}) "
+                         f"must both hold "
                          f"the {int(runs[:, -1].sum())} entries crows describes")
     if cols.size and (cols.min() < 0 or cols.max() >= shape[-1]):
         raise ValueError(f"{api}: cols out of range for shape {shape}")
@@ -352,7 +354,7 @@ def to_sparse_coo(x: Tensor, sparse_dim: int) -> SparseCooTensor:
 def to_sparse_csr(x: Tensor) -> SparseCsrTensor:
     """Tensor.to_sparse_csr: the CSR form of a 2-D or 3-D dense tensor."""
     if x.ndim not in (2, 3):
-        raise ValueError(f"to_sparse_csr: x must be 2-D or 3-D, got shape {x.shape}")
+        raise ValueError(f"to_sparse_csr: x must be 2-D or 3-D, got shape {list(x.shape)}")
     return to_sparse_coo(x, x.ndim).to_sparse_csr()
 
 

@@ -34,7 +34,7 @@ def _make(fname: str):
                   f"kept; the implicit zeros are not evaluated).\n\n    Examples:\n"
                   f"        >>> import sampan as paddle\n"
                   f"        >>> x = paddle.sparse.sparse_coo_tensor([[0, 1]], [0.25, 1.0], [3])\n"
-                  f"        >>> paddle.sparse.{fname}(x).shape\n        [3]\n")
+                  f"        >>> paddle.sparse.{fname}(x).shape\n        paddle.Size([3])\n")
     return op
 
 
@@ -102,7 +102,7 @@ def reshape(x: _Sparse, shape: Sequence[int], name: Optional[str] = None) -> _Sp
     if shape.count(-1) == 1 and known and total % known == 0:
         shape[shape.index(-1)] = total // known
     if int(np.prod(shape)) != total or (dense and shape[len(shape) - len(dense):] != dense):
-        raise ValueError(f"paddle.sparse.reshape: cannot reshape {coo.shape} (dense dims "
+        raise ValueError(f"paddle.sparse.reshape: cannot reshape {list(coo.shape)} (dense dims "
                          f"{dense}) to {shape}")
     new_sparse = shape[:len(shape) - len(dense)]
     lin = _linear(coo._idx, coo.shape[:sdim])
@@ -117,14 +117,14 @@ def transpose(x: _Sparse, perm: Sequence[int], name: Optional[str] = None) -> _S
         >>> import sampan as paddle
         >>> x = paddle.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 3])
         >>> paddle.sparse.transpose(x, [1, 0]).shape
-        [3, 2]
+        paddle.Size([3, 2])
     """
     coo, was_csr = _coo_in("transpose", x)
     perm = [int(p) % coo.ndim for p in perm]
     sdim = coo._sdim
     if sorted(perm) != list(range(coo.ndim)) or perm[sdim:] != list(range(sdim, coo.ndim)):
         raise ValueError(f"paddle.sparse.transpose: perm {perm} must permute the {sdim} "
-                         f"sparse dims of shape {coo.shape}")
+                         f"sparse dims of shape {list(coo.shape)}")
     out = SparseCooTensor(coo._idx[perm[:sdim]], coo.values(), [coo.shape[p] for p in perm])
     return _coo_out(out, was_csr)
 
@@ -149,7 +149,8 @@ def slice(x: _Sparse, axes: Sequence[int], starts: Sequence[int], ends: Sequence
     for axis, start, end in zip(axes, starts, ends):
         axis = int(axis) % coo.ndim
         if axis >= coo._sdim:
-            raise ValueError(f"paddle.sparse.slice: axis {axis} is a dense dim of {coo.shape}")
+            raise ValueError(f"paddle.sparse.slice: axis {axis} is a dense dim of "
+                             f"{list(coo.shape)}")
         n = shape[axis]
         start = min(max(start + n if start < 0 else start, 0), n)
         end = min(max(end + n if end < 0 else end, start), n)

@@ -142,7 +142,7 @@ def _assign(api, program, state, scope, names) -> set:
             continue
         arr = np.asarray(getattr(state[v.name], "_data", state[v.name]))
         if list(arr.shape) != v.shape and arr.size != max(v.size, 0):
-            raise ValueError(f"{api}: variable {v.name!r} needs shape {v.shape}, but the "
+            raise ValueError(f"{api}: variable {v.name!r} needs shape {list(v.shape)}, but the "
                              f"loaded value has shape {list(arr.shape)}")
         arr = arr.reshape(v.shape).astype(v.dtype.np, copy=True)
         bound = program._bound.get(v.name)

@@ -42,7 +42,7 @@ def _python_pred(pred, api: str) -> bool:
     if isinstance(pred, Tensor):
         if pred.size != 1:
             raise ValueError(f"{api}: pred must have exactly one element, got shape "
-                             f"{pred.shape}")
+                             f"{list(pred.shape)}")
         return bool(pred.numpy().reshape(-1)[0])
     if isinstance(pred, (bool, np.bool_)):
         return bool(pred)
@@ -86,7 +86,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     if pred.dtype.name != "bool":
         raise TypeError(f"cond: pred must be a bool tensor, got {pred.dtype.name}")
     if pred.size not in (1, -1):
-        raise ValueError(f"cond: pred must have exactly one element, got shape {pred.shape}")
+        raise ValueError(f"cond: pred must have exactly one element, got shape {list(pred.shape)}")
     program = pred.block.program
     parent = program.current_block()
     subs, structs = [], []
@@ -206,7 +206,7 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
 
 def _what(v) -> str:
     if _is_var(v) or isinstance(v, Tensor):
-        return f"{v.dtype.name} tensor of shape {v.shape}"
+        return f"{v.dtype.name} tensor of shape {list(v.shape)}"
     return type(v).__name__
 
 

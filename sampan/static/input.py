@@ -61,7 +61,7 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
         ...     x = paddle.static.data("x", [None, 2], "float32")
         ...     y = paddle.exp(x) * 2.0
         >>> x.shape
-        [-1, 2]
+        paddle.Size([-1, 2])
         >>> exe = paddle.static.Executor(paddle.CPUPlace())
         >>> exe.run(main, feed={"x": np.zeros((1, 2), "float32")}, fetch_list=[y])
         [array([[2., 2.]], dtype=float32)]

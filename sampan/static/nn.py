@@ -86,10 +86,10 @@ def _const(value: float):
 
 def _channels(api: str, x, layout: str) -> int:
     if x.ndim < 2:
-        raise ValueError(f"{api}: input must be at least 2-D, got shape {x.shape}")
+        raise ValueError(f"{api}: input must be at least 2-D, got shape {list(x.shape)}")
     c = x.shape[1] if layout[1] == "C" or x.ndim == 2 else x.shape[-1]
     if c < 0:
-        raise ValueError(f"{api}: the channel dim of the input (shape {x.shape}, layout "
+        raise ValueError(f"{api}: the channel dim of the input (shape {list(x.shape)}, layout "
                          f"{layout}) must be known")
     return c
 
@@ -216,7 +216,7 @@ def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
         ...     emb = paddle.static.nn.sparse_embedding(
         ...         ids, [10 ** 9, 8], entry=paddle.distributed.CountFilterEntry(2))
         >>> emb.shape
-        [-1, 8]
+        paddle.Size([-1, 8])
         >>> paddle.disable_static()
     """
     api = "sparse_embedding"
@@ -225,7 +225,7 @@ def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None,
     if input.dtype.name != "int64":
         raise TypeError(f"{api}: input must be int64, got {input.dtype.name}")
     if input.ndim < 1 or input.shape[-1] not in (1, -1):
-        raise ValueError(f"{api}: the last dim of input must be 1, got shape {input.shape}")
+        raise ValueError(f"{api}: the last dim of input must be 1, got shape {list(input.shape)}")
     if _dt.convert_dtype(dtype).name not in ("float32", "float64"):
         raise TypeError(f"{api}: dtype must be float32 or float64, got {dtype!r}")
     if table_class not in _TABLE_CLASSES:
@@ -265,7 +265,7 @@ def prelu(x, mode, param_attr=None, data_format="NCHW", name=None):
         shape = x.shape[1:]
         if min(shape, default=1) < 0:
             raise ValueError(f"{api}: mode 'element' needs known dims after the batch dim, "
-                             f"got {x.shape}")
+                             f"got {list(x.shape)}")
         view = [1] + shape
     alpha = _param(prefix, "w_0", shape, x.dtype, param_attr, _const(0.25))
     if view is not None:
@@ -287,9 +287,10 @@ def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None,
         raise ValueError(f"{api}: size must be a positive int, got {size!r}")
     if x.ndim != 2 or y.ndim != 2:
         raise ValueError(f"{api}: x and y must be 2-D [batch, features], got shapes "
-                         f"{x.shape} and {y.shape}")
+                         f"{list(x.shape)} and {list(y.shape)}")
     if x.shape[1] < 0 or y.shape[1] < 0:
-        raise ValueError(f"{api}: the feature dims of x {x.shape} and y {y.shape} must be "
+        raise ValueError(f"{api}: the feature dims of x {list(x.shape)} and y "
+                         f"{list(y.shape)} must be "
                          f"known")
     prefix = name or unique_name.generate(api)
     w = _param(prefix, "w_0", [size, x.shape[1], y.shape[1]], x.dtype, param_attr)
@@ -309,10 +310,10 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
                          f"{future_context_size!r}")
     if input.ndim != 3:
         raise ValueError(f"{api}: input must be 3-D [batch, time, features] (LoD inputs are "
-                         f"not supported), got shape {input.shape}")
+                         f"not supported), got shape {list(input.shape)}")
     dim = input.shape[2]
     if dim < 0:
-        raise ValueError(f"{api}: the feature dim of the input (shape {input.shape}) must be "
+        raise ValueError(f"{api}: the feature dim of the input (shape {list(input.shape)}) must be "
                          f"known")
     k = future_context_size
     w = _param(unique_name.generate(api), "w_0", [k + 1, dim], input.dtype, param_attr)
@@ -335,7 +336,7 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
     api = "spectral_norm"
     if not isinstance(dim, int) or not 0 <= dim < max(weight.ndim, 1):
         raise ValueError(f"{api}: dim must be in [0, {weight.ndim - 1}] for a weight of shape "
-                         f"{weight.shape}, got {dim!r}")
+                         f"{list(weight.shape)}, got {dim!r}")
     if not isinstance(power_iters, int) or power_iters < 0:
         raise ValueError(f"{api}: power_iters must be a non-negative int, got {power_iters!r}")
     shape = list(weight.shape)

@@ -14,7 +14,7 @@ def _conv(api, nd, input, num_filters, filter_size, stride, padding, dilation, g
     if not isinstance(num_filters, int) or num_filters <= 0:
         raise ValueError(f"{api}: num_filters must be a positive int, got {num_filters!r}")
     if input.ndim != nd + 2:
-        raise ValueError(f"{api}: input must be {nd + 2}-D, got shape {input.shape}")
+        raise ValueError(f"{api}: input must be {nd + 2}-D, got shape {list(input.shape)}")
     c = _channels(api, input, data_format)
     groups = 1 if groups is None else groups
     if c % groups or num_filters % groups:
@@ -81,7 +81,7 @@ def _conv_transpose(api, nd, input, num_filters, output_size, filter_size, paddi
     if not isinstance(num_filters, int) or num_filters <= 0:
         raise ValueError(f"{api}: num_filters must be a positive int, got {num_filters!r}")
     if input.ndim != nd + 2:
-        raise ValueError(f"{api}: input must be {nd + 2}-D, got shape {input.shape}")
+        raise ValueError(f"{api}: input must be {nd + 2}-D, got shape {list(input.shape)}")
     c = _channels(api, input, data_format)
     groups = 1 if groups is None else groups
     if c % groups or num_filters % groups:
@@ -100,7 +100,7 @@ def _conv_transpose(api, nd, input, num_filters, output_size, filter_size, paddi
         spatial = input.shape[2:] if data_format[1] == "C" else input.shape[1:-1]
         if min(spatial) < 0:
             raise ValueError(f"{api}: deriving filter_size needs known spatial dims, got "
-                             f"input shape {input.shape}")
+                             f"input shape {list(input.shape)}")
         filter_size = [(o - (i - 1) * st + 2 * p - 1) // dl + 1
                        for o, i, st, p, dl in zip(out, spatial, s, pad, d)]
     k = _ints(api, "filter_size", filter_size, nd)

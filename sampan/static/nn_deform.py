@@ -49,7 +49,7 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
         >>> out = paddle.static.nn.deform_conv2d(x, offset, mask, num_filters=2,
         ...                                      filter_size=3, padding=1)
         >>> out.shape
-        [-1, 2, 8, 8]
+        paddle.Size([-1, 2, 8, 8])
         >>> paddle.disable_static()
     """
     api = "paddle.static.nn.deform_conv2d"
@@ -59,7 +59,7 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
     if not isinstance(num_filters, int) or isinstance(num_filters, bool) or num_filters <= 0:
         raise ValueError(f"{api}: num_filters must be a positive int, got {num_filters!r}")
     if x.ndim != 4:
-        raise ValueError(f"{api}: x must be [N, C, H, W], got shape {x.shape}")
+        raise ValueError(f"{api}: x must be [N, C, H, W], got shape {list(x.shape)}")
     c = _channels(api, x, "NCHW")
     groups = 1 if groups is None else groups
     if not isinstance(groups, int) or groups <= 0 or c % groups or num_filters % groups:

@@ -65,7 +65,7 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
     api = "layer_norm"
     if not 0 < begin_norm_axis < input.ndim:
         raise ValueError(f"{api}: begin_norm_axis must be in [1, {input.ndim - 1}] for an "
-                         f"input of shape {input.shape}, got {begin_norm_axis}")
+                         f"input of shape {list(input.shape)}, got {begin_norm_axis}")
     norm_shape = input.shape[begin_norm_axis:]
     if min(norm_shape) < 0:
         raise ValueError(f"{api}: the normalized dims {norm_shape} must be known")
@@ -135,7 +135,7 @@ def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW
     supported; enable_scale_and_shift adds scale_w (1) and bias (0) parameters."""
     api = "data_norm"
     if input.ndim != 2:
-        raise ValueError(f"{api}: input must be 2-D [N, C], got shape {input.shape}")
+        raise ValueError(f"{api}: input must be 2-D [N, C], got shape {list(input.shape)}")
     if slot_dim != -1:
         raise NotImplementedError(f"{api}: slot_dim is not supported")
     c = _channels(api, input, "NC")

@@ -177,7 +177,7 @@ def sequence_conv(input, num_filters: int, filter_size: int = 3, filter_stride: 
         raise ValueError(f"{api}: only filter_stride=1 is supported, got {filter_stride!r}")
     if len(input.shape) != 2 or input.shape[1] < 0:
         raise ValueError(f"{api}: input must be 2-D [rows, D] with D known, got shape "
-                         f"{input.shape}")
+                         f"{list(input.shape)}")
     start = -(filter_size // 2) if padding_start is None else int(padding_start)
     prefix = name or unique_name.generate("sequence_conv")
     w = create_parameter([filter_size * input.shape[1], num_filters], input.dtype,

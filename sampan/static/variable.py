@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..framework import dtype as _dt
+from ..framework.size import _Shape
 
 if TYPE_CHECKING:
     from .program import Block, Program
@@ -42,7 +43,7 @@ class Variable:
 
     @property
     def shape(self) -> list:
-        return list(self._shape)
+        return _Shape(self._shape)
 
     @property
     def dtype(self) -> _dt.DType:

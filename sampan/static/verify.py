@@ -70,7 +70,7 @@ def _verify_block(program, block) -> None:
             var = block.var(n)
             if spec is not None and (tuple(var._shape) != spec.shape or
                                      var._dtype is not spec.dtype):
-                raise VerifyError(f"{where}: output {n!r} is {var.dtype.name}{var.shape} but "
+                raise VerifyError(f"{where}: output {n!r} is {var.dtype.name}{list(var.shape)} but "
                                   f"infer gives {spec.dtype.name}{list(spec.shape)}")
             if not var.persistable:
                 if n in writers:

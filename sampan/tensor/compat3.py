@@ -81,7 +81,7 @@ def swapaxes(x, perm=None, name=None, *, dim0=None, dim1=None):
     Examples:
         >>> import sampan as paddle
         >>> paddle.swapaxes(paddle.ones([2, 3, 4]), 0, 2).shape
-        [4, 3, 2]
+        paddle.Size([4, 3, 2])
     """
     if dim0 is None and isinstance(perm, int) and isinstance(name, int):
         dim0, dim1 = perm, name
@@ -114,7 +114,7 @@ def permute(input, dims, *more_dims):
     Examples:
         >>> import sampan as paddle
         >>> paddle.permute(paddle.ones([2, 3, 4]), 2, 0, 1).shape
-        [4, 2, 3]
+        paddle.Size([4, 2, 3])
     """
     return manipulation.transpose(input, _dims("permute", dims, more_dims))
 

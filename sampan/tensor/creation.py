@@ -72,7 +72,7 @@ def as_shape(api: str, shape) -> list:
     if isinstance(shape, Tensor):
         if shape.ndim > 1 or shape.dtype.kind not in "iu":
             raise TypeError(f"{api}: shape given as a Tensor must be a 1-D integer tensor, "
-                            f"got shape {shape.shape} dtype {shape.dtype.name}")
+                            f"got shape {list(shape.shape)} dtype {shape.dtype.name}")
         dims = [int(v) for v in shape.numpy().reshape(-1)]
     elif isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         dims = [int(shape)]
@@ -132,7 +132,7 @@ def _dim(api: str, d) -> int:
     if isinstance(d, Tensor):
         if d.size != 1 or d.dtype.kind not in "iu":
             raise TypeError(f"{api}: a Tensor inside shape must be a 0-D integer tensor, got "
-                            f"shape {d.shape} dtype {d.dtype.name}")
+                            f"shape {list(d.shape)} dtype {d.dtype.name}")
         return int(d.item())
     if isinstance(d, (int, np.integer)) and not isinstance(d, bool):
         return int(d)
@@ -153,7 +153,7 @@ def as_scalar(api: str, arg: str, value):
     if isinstance(value, Tensor):
         if value.size != 1:
             raise ValueError(f"{api}: {arg} given as a Tensor must have one element, got "
-                             f"shape {value.shape}")
+                             f"shape {list(value.shape)}")
         value = value.item()
     if not isinstance(value, _SCALARS):
         raise TypeError(f"{api}: {arg} must be a number or a 0-D Tensor, got "
@@ -417,7 +417,7 @@ def meshgrid(*args, **kwargs) -> list:
         raise ValueError("meshgrid: expected at least one 1-D tensor, got none")
     for i, a in enumerate(args):
         if not is_tensor(a) or a.ndim != 1:
-            kind = f"shape {a.shape}" if is_tensor(a) else type(a).__name__
+            kind = f"shape {list(a.shape)}" if is_tensor(a) else type(a).__name__
             raise ValueError(f"meshgrid: every input must be a 1-D Tensor; input {i} is {kind}")
     shape = [a.shape[0] for a in args]
     target = call("full", shape=shape, fill_value=False, dtype="bool")

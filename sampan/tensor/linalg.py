@@ -55,7 +55,7 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None
     Examples:
         >>> import sampan as paddle
         >>> paddle.matmul(paddle.ones([2, 3]), paddle.ones([3])).shape
-        [2]
+        paddle.Size([2])
     """
     if transpose_x or transpose_y:
         return dispatch(_MATMUL, (x, y), {"transpose_x": bool(transpose_x),

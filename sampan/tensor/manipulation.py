@@ -198,7 +198,7 @@ def unflatten(x, axis, shape, name=None):
     new = list(x.shape[:ax]) + dims + list(x.shape[ax + 1:])
     if -1 not in dims and math.prod(dims) != x.shape[ax]:
         raise ValueError(f"unflatten: shape {dims} has {math.prod(dims)} elements but dim "
-                         f"{ax} of x (shape {x.shape}) is {x.shape[ax]}")
+                         f"{ax} of x (shape {list(x.shape)}) is {x.shape[ax]}")
     return _op("reshape", x, shape=new)
 
 
@@ -286,7 +286,7 @@ def t(input, name=None):  # noqa: A002  (Paddle's argument name)
     """Transpose of a tensor with at most 2 dims (0-D and 1-D come back unchanged)."""
     ndim = len(input.shape)
     if ndim > 2:
-        raise ValueError(f"t: input must have at most 2 dims, got shape {input.shape}; use "
+        raise ValueError(f"t: input must have at most 2 dims, got shape {list(input.shape)}; use "
                          f"paddle.transpose")
     if ndim < 2:
         return input

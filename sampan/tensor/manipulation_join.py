@@ -64,7 +64,7 @@ def vstack(x, name=None):
     Examples:
         >>> import sampan as paddle
         >>> paddle.vstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).shape
-        [2, 2]
+        paddle.Size([2, 2])
     """
     return _join("vstack", _stack_inputs("vstack", x, 2), 0)
 
@@ -81,7 +81,7 @@ def dstack(x, name=None):
     Examples:
         >>> import sampan as paddle
         >>> paddle.dstack([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).shape
-        [1, 2, 2]
+        paddle.Size([1, 2, 2])
     """
     return _join("dstack", _stack_inputs("dstack", x, 3), 2)
 
@@ -127,7 +127,7 @@ def tensor_split(x, num_or_indices, axis=0, name=None):
         raise ValueError("tensor_split: x must have at least 1 dim, got a 0-D tensor")
     ax = _to_int("tensor_split", "axis", axis)
     if not -ndim <= ax < ndim:  # Paddle raises ValueError here, not IndexError
-        raise ValueError(f"tensor_split: axis {ax} is out of range for x of shape {x.shape}")
+        raise ValueError(f"tensor_split: axis {ax} is out of range for x of shape {list(x.shape)}")
     ax = norm_axis("tensor_split", ax, ndim)
     size = x.shape[ax]
     if isinstance(num_or_indices, (list, tuple, Tensor)):
@@ -154,7 +154,7 @@ def tensor_split(x, num_or_indices, axis=0, name=None):
 
 def _split_dim(api: str, x, num_or_indices, min_ndim: int, axis: int):
     if len(x.shape) < min_ndim:
-        raise ValueError(f"{api}: x must have at least {min_ndim} dims, got shape {x.shape}")
+        raise ValueError(f"{api}: x must have at least {min_ndim} dims, got shape {list(x.shape)}")
     return tensor_split(x, num_or_indices, axis=axis)
 
 
@@ -192,7 +192,7 @@ def unstack(x, axis=0, num=None):
     """Like unbind; `num`, when given, must equal x.shape[axis]."""
     ax = norm_axis("unstack", _to_int("unstack", "axis", axis), len(x.shape))
     if num is not None and num != x.shape[ax]:
-        raise ValueError(f"unstack: num ({num}) must equal dim {ax} of x (shape {x.shape})")
+        raise ValueError(f"unstack: num ({num}) must equal dim {ax} of x (shape {list(x.shape)})")
     return unbind(x, ax)
 
 

@@ -14,7 +14,7 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006  (Paddle's default)
     """Rotate x by 90 degrees k times in the plane of `axes`, from axes[0] toward axes[1]."""
     ndim = len(x.shape)
     if ndim < 2:
-        raise ValueError(f"rot90: x must have at least 2 dims, got shape {x.shape}")
+        raise ValueError(f"rot90: x must have at least 2 dims, got shape {list(x.shape)}")
     axes = _int_list("rot90", "axes", axes)
     if len(axes) != 2:
         raise ValueError(f"rot90: axes must hold exactly 2 dims, got {axes}")
@@ -101,7 +101,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
                              f"values (2 per spatial dim), got {sizes}")
         order = list(reversed(axes))
     elif len(sizes) > 2 * ndim:
-        raise ValueError(f"pad: pad has {len(sizes)} values but x (shape {x.shape}) has "
+        raise ValueError(f"pad: pad has {len(sizes)} values but x (shape {list(x.shape)}) has "
                          f"only {ndim} dims (at most {2 * ndim} values)")
     elif len(sizes) == 2 * ndim and pad_from_left_axis:
         order = list(range(ndim))

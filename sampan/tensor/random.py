@@ -61,7 +61,7 @@ def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None) -> Tensor:
     Examples:
         >>> import sampan as paddle
         >>> paddle.tensor.random.gaussian([2, 3], seed=1).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
     return dispatch_shaped("normal", shape_slots("gaussian", shape), {
         "mean": float(as_scalar("gaussian", "mean", mean)),
@@ -82,7 +82,7 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None,
     Examples:
         >>> import sampan as paddle
         >>> paddle.uniform([2, 3], min=0.0, max=1.0).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
     low = float(as_scalar("uniform", "min", min))
     high = float(as_scalar("uniform", "max", max))

@@ -84,8 +84,8 @@ def where_(condition, x=None, y=None, name=None):
     check_inplace(x, "where_")
     result = where(condition, x._alias(), y)
     if result.shape != x.shape:
-        raise ValueError(f"where_: the result shape {result.shape} differs from x's shape "
-                         f"{x.shape}; an in-place op cannot change the shape of x")
+        raise ValueError(f"where_: the result shape {list(result.shape)} differs from x's shape "
+                         f"{list(x.shape)}; an in-place op cannot change the shape of x")
     if result.dtype is not x.dtype:
         result = call("cast", result, dtype=x.dtype.name)
     return x._rebind(result)

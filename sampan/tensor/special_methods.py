@@ -19,7 +19,7 @@ from ..framework.tensor import Tensor
 def _only(kind: str, method: str, error=SystemError):
     def refuse(self, *args, **kwargs):
         raise error(f"Tensor.{method}: this method is only effective for {kind}; got a dense "
-                    f"Tensor of shape {self.shape}")
+                    f"Tensor of shape {list(self.shape)}")
     refuse.__name__ = refuse.__qualname__ = method
     refuse.__doc__ = f"Only for {kind}: a dense Tensor raises {error.__name__} (as in Paddle)."
     return refuse

@@ -360,7 +360,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
     """Sum of the diagonal (shifted by `offset`) of the 2-D planes given by axis1/axis2."""
     if x.ndim < 2:
-        raise ValueError(f"trace: x must have at least 2 dims, got shape {x.shape}")
+        raise ValueError(f"trace: x must have at least 2 dims, got shape {list(x.shape)}")
     d = _public("diagonal")(x, offset=offset, axis1=axis1, axis2=axis2)
     return sum(d, axis=-1, dtype=None if x.dtype.kind == "b" else x.dtype)
 

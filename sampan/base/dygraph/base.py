@@ -100,7 +100,7 @@ def to_variable(value, name: str | None = None, zero_copy=None, dtype=None) -> T
         >>> with paddle.base.dygraph.guard():
         ...     x = paddle.base.dygraph.to_variable(np.ones([2], "float32"))
         >>> x.shape, x.stop_gradient
-        ([2], True)
+        (paddle.Size([2]), True)
     """
     if isinstance(value, Tensor):
         return value if dtype is None else value.astype(dtype)

@@ -149,7 +149,7 @@ def shard_tensor(data, mesh: ProcessMesh, placements, dtype=None, place=None,
         >>> mesh = dist.ProcessMesh([0], dim_names=['x'])
         >>> d = dist.shard_tensor(paddle.arange(6.0).reshape([3, 2]), mesh, [dist.Shard(0)])
         >>> d.is_dist(), d.placements, d.shape
-        (True, [Shard(dim=0)], [3, 2])
+        (True, [Shard(dim=0)], paddle.Size([3, 2]))
     """
     api = "shard_tensor"
     t = _as_tensor(data, dtype, place)

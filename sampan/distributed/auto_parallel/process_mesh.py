@@ -113,7 +113,7 @@ class ProcessMesh:
         return hash((tuple(self._mesh.shape), tuple(self.process_ids), tuple(self._dim_names)))
 
     def __repr__(self) -> str:
-        return (f"shape {self.shape}, process_ids {self.process_ids}, dim_names "
+        return (f"shape {list(self.shape)}, process_ids {self.process_ids}, dim_names "
                 f"{self._dim_names}")
 
     __str__ = __repr__

@@ -69,7 +69,7 @@ class DistributedEmbedding(Layer):
         >>> emb = fleet.DistributedEmbedding(10**7, 4)
         >>> opt = fleet.distributed_optimizer(paddle.optimizer.SGD(0.1, parameters=[]))
         >>> emb(paddle.to_tensor([[3, 9999999]])).shape
-        [1, 2, 4]
+        paddle.Size([1, 2, 4])
         >>> fleet.stop_worker()
     """
 

@@ -20,7 +20,7 @@ class FusedLinear(Layer):
         >>> import sampan as paddle
         >>> layer = paddle.incubate.nn.FusedLinear(4, 3)
         >>> layer(paddle.ones([2, 4])).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, in_features: int, out_features: int, weight_attr=None, bias_attr=None,

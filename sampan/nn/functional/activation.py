@@ -100,15 +100,15 @@ def prelu(x, weight, data_format="NCHW", name=None):
                          f"'NLC', 'NHWC', 'NDHWC', got {data_format!r}")
     if len(weight.shape) > 1:
         raise _DimError(f"prelu: weight must be 0-D or 1-D (the dim count of weight shape "
-                        f"should be 0 or 1), got shape {weight.shape}")
+                        f"should be 0 or 1), got shape {list(weight.shape)}")
     size = weight.shape[0] if weight.shape else 1
     if size != 1:
         if x.ndim < 2:
-            raise ValueError(f"prelu: x (shape {x.shape}) needs at least 2 dims when weight "
+            raise ValueError(f"prelu: x (shape {list(x.shape)}) needs at least 2 dims when weight "
                              f"has {size} values (one per channel)")
         axis = 1 if data_format[1] == "C" else x.ndim - 1
         if x.shape[axis] != size:
-            raise ValueError(f"prelu: weight has {size} values but x (shape {x.shape}, "
+            raise ValueError(f"prelu: weight has {size} values but x (shape {list(x.shape)}, "
                              f"data_format {data_format}) has {x.shape[axis]} channels")
         shape = [1] * x.ndim
         shape[axis] = size
@@ -412,7 +412,7 @@ def maxout(x, groups, axis=1, name=None):
     """
     _check_float("maxout", x)
     if x.ndim != 4:
-        raise ValueError(f"maxout: x must be 4-D, got shape {x.shape}")
+        raise ValueError(f"maxout: x must be 4-D, got shape {list(x.shape)}")
     if axis not in (1, -1, 3):
         raise ValueError(f"maxout: axis must be 1, -1 or 3, got {axis}")
     if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
@@ -420,7 +420,7 @@ def maxout(x, groups, axis=1, name=None):
     axis = axis % 4
     channels = x.shape[axis]
     if channels % groups:
-        raise ValueError(f"maxout: the channel count {channels} of x (shape {x.shape}) "
+        raise ValueError(f"maxout: the channel count {channels} of x (shape {list(x.shape)}) "
                          f"must be divisible by groups {groups}")
     shape = list(x.shape)
     shape[axis:axis + 1] = [channels // groups, groups]
@@ -450,7 +450,7 @@ def glu(x, axis=-1, name=None):
     _check_float("glu", x)
     axis = norm_axis("glu", _axis("glu", axis), x.ndim)
     if x.shape[axis] % 2:
-        raise ValueError(f"glu: the size of x (shape {x.shape}) along axis {axis} must be "
+        raise ValueError(f"glu: the size of x (shape {list(x.shape)}) along axis {axis} must be "
                          f"even, got {x.shape[axis]}")
     a, b = _T.split(x, 2, axis=axis)
     return a * _T.sigmoid(b)

@@ -52,7 +52,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: f
         >>> q = paddle.ones([1, 2, 1, 4])
         >>> out = paddle.nn.functional.scaled_dot_product_attention(q, q, q)
         >>> out.shape
-        [1, 2, 1, 4]
+        paddle.Size([1, 2, 1, 4])
     """
     api = "scaled_dot_product_attention"
     if not 0.0 <= float(dropout_p) <= 1.0:
@@ -62,8 +62,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p: f
         query, key, value = (call("unsqueeze", t, axis=[0]) for t in (query, key, value))
     if len(query.shape) != 4 or len(key.shape) != 4 or len(value.shape) != 4:
         raise ValueError(f"{api}: query, key and value must be 3-D or 4-D [batch, seq_len, "
-                         f"num_heads, head_dim]; got shapes {query.shape}, {key.shape}, "
-                         f"{value.shape}")
+                         f"num_heads, head_dim]; got shapes {list(query.shape)}, "
+                         f"{list(key.shape)}, "
+                         f"{list(value.shape)}")
     qh, kh = query.shape[2], key.shape[2]
     if qh != kh:
         if not enable_gqa or kh == 0 or qh % kh:

@@ -66,7 +66,8 @@ def bilinear(x1, x2, weight, bias=None, name=None) -> Tensor:
         _tensor("bilinear", arg, t)
     if len(x1.shape) != 2 or len(x2.shape) != 2 or len(weight.shape) != 3:
         raise ValueError(f"bilinear: expected x1 [N, in1], x2 [N, in2] and weight [out, in1, "
-                         f"in2], got shapes {x1.shape}, {x2.shape} and {weight.shape}")
+                         f"in2], got shapes {list(x1.shape)}, {list(x2.shape)} and "
+                         f"{list(weight.shape)}")
     for arg, t, dim, wdim in (("x1", x1, 1, 1), ("x2", x2, 1, 2), ("x2", x2, 0, None)):
         want = x1.shape[0] if wdim is None else weight.shape[wdim]
         if -1 not in (t.shape[dim], want) and t.shape[dim] != want:
@@ -140,7 +141,7 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
 def _channel_dropout(api: str, x, p, training, data_format, ndim: int, formats: tuple):
     _tensor(api, "x", x)
     if len(x.shape) != ndim:
-        raise ValueError(f"{api}: x must be {ndim}-D, got shape {x.shape}")
+        raise ValueError(f"{api}: x must be {ndim}-D, got shape {list(x.shape)}")
     if data_format not in formats:
         raise ValueError(f"{api}: data_format must be {formats[0]!r} or {formats[1]!r}, got "
                          f"{data_format!r}")
@@ -164,7 +165,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False) -> Tensor:
     _tensor("dropout1d", "input", input)
     p = _check_p("dropout1d", p)
     if len(input.shape) not in (2, 3):
-        raise ValueError(f"dropout1d: input must be 2-D or 3-D, got shape {input.shape}")
+        raise ValueError(f"dropout1d: input must be 2-D or 3-D, got shape {list(input.shape)}")
     if not training or p == 0:
         return input
     axis = [0] if len(input.shape) == 2 else [0, 1]

@@ -132,7 +132,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
         >>> x = paddle.ones([1, 1, 3, 3])
         >>> w = paddle.ones([1, 1, 2, 2])
         >>> paddle.nn.functional.conv2d(x, w).shape
-        [1, 1, 2, 2]
+        paddle.Size([1, 1, 2, 2])
     """
     return _conv("conv2d", 2, x, weight, bias, stride, padding, dilation, groups, data_format)
 
@@ -238,7 +238,7 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     Examples:
         >>> import sampan as paddle
         >>> paddle.nn.functional.unfold(paddle.ones([2, 3, 4, 4]), [2, 2]).shape
-        [2, 12, 9]
+        paddle.Size([2, 12, 9])
     """
     api = "unfold"
     if x.ndim != 4:

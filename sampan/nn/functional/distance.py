@@ -69,7 +69,7 @@ def pdist(x, p=2.0, name=None) -> Tensor:
         Tensor: [N * (N - 1) / 2].
     """
     if len(x.shape) != 2:
-        raise ValueError(f"pdist: x must be 2-D [N, M], got shape {x.shape}")
+        raise ValueError(f"pdist: x must be 2-D [N, M], got shape {list(x.shape)}")
     n = x.shape[0]
     if n < 2:
         return call("full", shape=[0], fill_value=0.0, dtype=x.dtype.name)

@@ -58,7 +58,7 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW") 
         raise ValueError(f"temporal_shift: data_format must be 'NCHW' or 'NHWC', got "
                          f"{data_format!r}")
     if len(x.shape) != 4:
-        raise ValueError(f"temporal_shift: x must be 4-D, got shape {x.shape}")
+        raise ValueError(f"temporal_shift: x must be 4-D, got shape {list(x.shape)}")
     if not isinstance(seg_num, int) or seg_num <= 0 or x.shape[0] % seg_num:
         raise ValueError(f"temporal_shift: seg_num must be a positive int dividing the batch "
                          f"size {x.shape[0]}, got {seg_num}")

@@ -139,7 +139,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5,
     k = len(shape)
     if not 0 < k <= len(x.shape) or list(x.shape[len(x.shape) - k:]) != shape:
         raise ValueError(f"layer_norm: normalized_shape {shape} must match the trailing dims "
-                         f"of x (shape {x.shape})")
+                         f"of x (shape {list(x.shape)})")
     attrs = {"begin_norm_axis": len(x.shape) - k, "epsilon": float(epsilon)}
     return dispatch(_LAYER_NORM, (x, weight, bias), attrs)[0]
 
@@ -147,7 +147,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5,
 def _channels_first(api: str, x, data_format: str):
     """x with channels moved to dim 1 (returns the permutation to undo it, or None)."""
     if len(x.shape) < 2:
-        raise ValueError(f"{api}: x must be at least 2-D [N, C, ...], got shape {x.shape}")
+        raise ValueError(f"{api}: x must be at least 2-D [N, C, ...], got shape {list(x.shape)}")
     if channel_axis(data_format, len(x.shape)) == 1:
         return x, None
     nd = len(x.shape)
@@ -222,7 +222,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     _tensor("instance_norm", "x", x)
     if len(x.shape) < 3:
         raise ValueError(f"instance_norm: x must be at least 3-D [N, C, *spatial], got shape "
-                         f"{x.shape}")
+                         f"{list(x.shape)}")
     out = dispatch(_LAYER_NORM, (x, None, None),
                    {"begin_norm_axis": 2, "epsilon": float(eps)})[0]
     return _affine(out, weight, bias)
@@ -251,7 +251,7 @@ def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW
         raise ValueError(f"local_response_norm: data_format must be one of NCL, NLC, NCHW, "
                          f"NHWC, NCDHW, NDHWC, got {data_format!r}")
     if len(x.shape) < 3:
-        raise ValueError(f"local_response_norm: x must be at least 3-D, got shape {x.shape}")
+        raise ValueError(f"local_response_norm: x must be at least 3-D, got shape {list(x.shape)}")
     if not isinstance(size, int) or size <= 0:
         raise ValueError(f"local_response_norm: size must be a positive int, got {size!r}")
     xc, back = _channels_first("local_response_norm", x, data_format)

@@ -208,7 +208,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     ndim = x.ndim
     if ndim not in _MODES[mode]:
         raise ValueError(f"{api}: mode {mode!r} needs a {' or '.join(map(str, _MODES[mode]))}"
-                         f"-D x, got shape {x.shape}")
+                         f"-D x, got shape {list(x.shape)}")
     if data_format is None:
         data_format = _LAYOUTS[ndim][0]
     if data_format not in _LAYOUTS[ndim]:
@@ -322,11 +322,11 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         raise ValueError(f"{api}: padding_mode must be 'zeros', 'border' or 'reflection', "
                          f"got {padding_mode!r}")
     if x.ndim not in (4, 5):
-        raise ValueError(f"{api}: x must be 4-D or 5-D, got shape {x.shape}")
+        raise ValueError(f"{api}: x must be 4-D or 5-D, got shape {list(x.shape)}")
     nd = x.ndim - 2
     if grid.ndim != x.ndim or grid.shape[-1] != nd or grid.shape[0] != x.shape[0]:
         raise ValueError(f"{api}: grid must have shape [N, *out, {nd}] with N = "
-                         f"{x.shape[0]} for x of shape {x.shape}, got {grid.shape}")
+                         f"{x.shape[0]} for x of shape {list(x.shape)}, got {list(grid.shape)}")
     sizes = list(x.shape[2:])
     out_shape = list(grid.shape[1:-1])
     # grid[..., k] indexes spatial dim nd - 1 - k (x -> W, y -> H, z -> D)
@@ -376,7 +376,7 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     nd = len(out_shape) - 2
     if theta.ndim != 3 or list(theta.shape[1:]) != [nd, nd + 1]:
         raise ValueError(f"{api}: theta must have shape [N, {nd}, {nd + 1}] for a "
-                         f"{len(out_shape)}-value out_shape, got {theta.shape}")
+                         f"{len(out_shape)}-value out_shape, got {list(theta.shape)}")
     if theta.shape[0] != out_shape[0]:
         raise ValueError(f"{api}: theta has {theta.shape[0]} matrices but out_shape asks "
                          f"for batch {out_shape[0]}")
@@ -399,7 +399,7 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
 def _check_4d(api: str, x, data_format: str) -> bool:
     _check_tensor(api, x)
     if x.ndim != 4:
-        raise ValueError(f"{api}: x must be 4-D, got shape {x.shape}")
+        raise ValueError(f"{api}: x must be 4-D, got shape {list(x.shape)}")
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
     return data_format == "NHWC"
@@ -427,7 +427,7 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     else:
         n, c, h, w = x.shape
     if c % (r * r):
-        raise ValueError(f"{api}: the channel count {c} of x (shape {x.shape}) must be "
+        raise ValueError(f"{api}: the channel count {c} of x (shape {list(x.shape)}) must be "
                          f"divisible by upscale_factor**2 = {r * r}")
     oc = c // (r * r)
     if last:
@@ -455,7 +455,7 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
     else:
         n, c, h, w = x.shape
     if h % r or w % r:
-        raise ValueError(f"{api}: the spatial size {[h, w]} of x (shape {x.shape}) must be "
+        raise ValueError(f"{api}: the spatial size {[h, w]} of x (shape {list(x.shape)}) must be "
                          f"divisible by downscale_factor {r}")
     oh, ow = h // r, w // r
     if last:
@@ -483,7 +483,7 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     else:
         n, c, h, w = x.shape
     if c % g:
-        raise ValueError(f"{api}: the channel count {c} of x (shape {x.shape}) must be "
+        raise ValueError(f"{api}: the channel count {c} of x (shape {list(x.shape)}) must be "
                          f"divisible by groups {g}")
     if last:
         y = _T.reshape(x, [n, h, w, g, c // g])

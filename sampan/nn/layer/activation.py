@@ -321,7 +321,7 @@ class Softmax2D(_Activation):
 
     def forward(self, x):
         if x.ndim not in (3, 4):
-            raise ValueError(f"Softmax2D: x must be 3-D or 4-D, got shape {x.shape}")
+            raise ValueError(f"Softmax2D: x must be 3-D or 4-D, got shape {list(x.shape)}")
         return F.softmax(x, axis=-3)
 
 

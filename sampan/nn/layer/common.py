@@ -52,7 +52,7 @@ class Linear(Layer):
         >>> fc
         Linear(in_features=4, out_features=3, dtype=float32)
         >>> fc(paddle.ones([2, 4])).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None,
@@ -142,7 +142,7 @@ class Embedding(Layer):
         if _weight is not None:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
                 raise ValueError(f"Embedding: _weight must have shape [{num_embeddings}, "
-                                 f"{embedding_dim}], got {_weight.shape}")
+                                 f"{embedding_dim}], got {list(_weight.shape)}")
             self.weight = _weight
         else:
             self.weight = self.create_parameter([num_embeddings, embedding_dim],
@@ -216,7 +216,7 @@ class Unflatten(Layer):
         return unflatten(input, axis=self.axis, shape=self.shape)
 
     def extra_repr(self) -> str:
-        return f"axis={self.axis}, shape={self.shape}{_name_suffix(self.name)}"
+        return f"axis={self.axis}, shape={list(self.shape)}{_name_suffix(self.name)}"
 
 
 class Dropout(Layer):

@@ -25,7 +25,7 @@ class Sequential(Layer):
         >>> import sampan as paddle
         >>> net = paddle.nn.Sequential(paddle.nn.Linear(4, 2), paddle.nn.ReLU())
         >>> net(paddle.ones([3, 4])).shape
-        [3, 2]
+        paddle.Size([3, 2])
     """
 
     def __init__(self, *layers) -> None:

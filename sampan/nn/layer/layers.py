@@ -64,7 +64,7 @@ class Layer:
         ...     def forward(self, x):
         ...         return paddle.matmul(x, self.w)
         >>> Net()(paddle.ones([4, 2])).shape
-        [4, 3]
+        paddle.Size([4, 3])
     """
 
     def __init__(self, name_scope: str | None = None, dtype="float32") -> None:
@@ -430,7 +430,7 @@ class Layer:
             arr = value._data if isinstance(value, Tensor) else np.asarray(value)
             if tuple(arr.shape) != tuple(target._data.shape):
                 warnings.warn(f"Skip loading for {key}. {key} receives a shape "
-                              f"{list(arr.shape)}, but the expected shape is {target.shape}.")
+                              f"{list(arr.shape)}, but the expected shape is {list(target.shape)}.")
                 missing.append(key)
                 continue
             target.set_value(arr)

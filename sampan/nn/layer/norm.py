@@ -265,7 +265,7 @@ class LayerNorm(Layer):
         >>> import sampan as paddle
         >>> ln = paddle.nn.LayerNorm([3, 4])
         >>> ln, ln.weight.shape
-        (LayerNorm(normalized_shape=[3, 4], epsilon=1e-05), [12])
+        (LayerNorm(normalized_shape=[3, 4], epsilon=1e-05), paddle.Size([12]))
     """
 
     def __init__(self, normalized_shape, epsilon=1e-5, weight_attr=None, bias_attr=None,
@@ -469,7 +469,7 @@ class SpectralNorm(Layer):
 
     def forward(self, x):
         if list(x.shape) != self._weight_shape:
-            raise ValueError(f"SpectralNorm: input shape {x.shape} differs from weight_shape "
+            raise ValueError(f"SpectralNorm: input shape {list(x.shape)} differs from weight_shape "
                              f"{self._weight_shape}")
         nd = len(self._weight_shape)
         perm = [self._dim] + [i for i in range(nd) if i != self._dim]

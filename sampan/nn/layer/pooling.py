@@ -46,7 +46,7 @@ class MaxPool2D(Layer):
         >>> pool
         MaxPool2D(kernel_size=2, stride=None, padding=0)
         >>> pool(paddle.ones([1, 3, 4, 4])).shape
-        [1, 3, 2, 2]
+        paddle.Size([1, 3, 2, 2])
     """
 
     fn = staticmethod(F.max_pool2d)
@@ -167,7 +167,7 @@ class AdaptiveAvgPool2D(_Adaptive):
     Examples:
         >>> import sampan as paddle
         >>> paddle.nn.AdaptiveAvgPool2D(1)(paddle.ones([2, 3, 4, 4])).shape
-        [2, 3, 1, 1]
+        paddle.Size([2, 3, 1, 1])
     """
 
     fn = staticmethod(F.adaptive_avg_pool2d)

@@ -57,7 +57,7 @@ def _run_loop(cell, x, states, mask, reverse: bool, **kwargs):
         outputs[t] = out
     if not outputs:
         raise ValueError(f"RNN: inputs must have at least one time step, got shape "
-                         f"{x.shape}")
+                         f"{list(x.shape)}")
     return _map(lambda *outs: call("stack", list(outs), axis=0), *outputs), states
 
 
@@ -111,7 +111,7 @@ class RNN(Layer):
         >>> rnn = paddle.nn.RNN(paddle.nn.SimpleRNNCell(4, 3))
         >>> out, h = rnn(paddle.ones([2, 5, 4]))
         >>> out.shape, h.shape
-        ([2, 5, 3], [2, 3])
+        (paddle.Size([2, 5, 3]), paddle.Size([2, 3]))
     """
 
     def __init__(self, cell, is_reverse: bool = False, time_major: bool = False) -> None:
@@ -143,7 +143,7 @@ class BiRNN(Layer):
         >>> birnn = paddle.nn.BiRNN(paddle.nn.GRUCell(4, 3), paddle.nn.GRUCell(4, 3))
         >>> out, (h_fw, h_bw) = birnn(paddle.ones([2, 5, 4]))
         >>> out.shape
-        [2, 5, 6]
+        paddle.Size([2, 5, 6])
     """
 
     def __init__(self, cell_fw, cell_bw, time_major: bool = False) -> None:
@@ -335,7 +335,7 @@ class SimpleRNN(RNNBase):
         >>> net = paddle.nn.SimpleRNN(4, 3, num_layers=2)
         >>> out, h = net(paddle.ones([2, 5, 4]))
         >>> out.shape, h.shape
-        ([2, 5, 3], [2, 2, 3])
+        (paddle.Size([2, 5, 3]), paddle.Size([2, 2, 3]))
     """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
@@ -371,7 +371,7 @@ class LSTM(RNNBase):
         >>> net = paddle.nn.LSTM(4, 3, direction="bidirect")
         >>> out, (h, c) = net(paddle.ones([2, 5, 4]))
         >>> out.shape, h.shape
-        ([2, 5, 6], [2, 2, 3])
+        (paddle.Size([2, 5, 6]), paddle.Size([2, 2, 3]))
     """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
@@ -403,7 +403,7 @@ class GRU(RNNBase):
         >>> net = paddle.nn.GRU(4, 3)
         >>> out, h = net(paddle.ones([2, 5, 4]))
         >>> out.shape, h.shape
-        ([2, 5, 3], [1, 2, 3])
+        (paddle.Size([2, 5, 3]), paddle.Size([1, 2, 3]))
     """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,

@@ -154,7 +154,7 @@ class RNNCellBase(Layer):
     def _check_features(self, x) -> None:
         if x.shape[-1] != self.input_size:
             raise ValueError(f"{type(self).__name__}: the last dim of inputs (shape "
-                             f"{x.shape}) must equal input_size ({self.input_size})")
+                             f"{list(x.shape)}) must equal input_size ({self.input_size})")
         if x.dtype != self.weight_ih.dtype:
             raise TypeError(f"{type(self).__name__}: inputs ({x.dtype.name}) must have the "
                             f"dtype of the parameters ({self.weight_ih.dtype.name})")
@@ -199,7 +199,7 @@ class SimpleRNNCell(RNNCellBase):
         >>> cell = paddle.nn.SimpleRNNCell(4, 3)
         >>> h, _ = cell(paddle.ones([2, 4]))
         >>> h.shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, input_size: int, hidden_size: int, activation: str = "tanh",
@@ -262,7 +262,7 @@ class LSTMCell(RNNCellBase):
         >>> cell = paddle.nn.LSTMCell(4, 3)
         >>> h, (h, c) = cell(paddle.ones([2, 4]))
         >>> c.shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, input_size: int, hidden_size: int, weight_ih_attr=None,
@@ -334,7 +334,7 @@ class GRUCell(RNNCellBase):
         >>> cell = paddle.nn.GRUCell(4, 3)
         >>> h, _ = cell(paddle.ones([2, 4]))
         >>> h.shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
 
     def __init__(self, input_size: int, hidden_size: int, weight_ih_attr=None,

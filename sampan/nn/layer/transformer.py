@@ -100,7 +100,7 @@ class MultiHeadAttention(Layer):
         >>> import sampan as paddle
         >>> mha = paddle.nn.MultiHeadAttention(8, 2)
         >>> mha(paddle.ones([2, 3, 8])).shape
-        [2, 3, 8]
+        paddle.Size([2, 3, 8])
     """
 
     Cache = collections.namedtuple("Cache", ["k", "v"])
@@ -237,7 +237,7 @@ class TransformerEncoderLayer(Layer):
         >>> import sampan as paddle
         >>> layer = paddle.nn.TransformerEncoderLayer(8, 2, 16)
         >>> layer(paddle.ones([2, 3, 8])).shape
-        [2, 3, 8]
+        paddle.Size([2, 3, 8])
     """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
@@ -284,7 +284,7 @@ class TransformerEncoder(Layer):
         >>> import sampan as paddle
         >>> enc = paddle.nn.TransformerEncoder(paddle.nn.TransformerEncoderLayer(8, 2, 16), 2)
         >>> enc(paddle.ones([2, 3, 8])).shape
-        [2, 3, 8]
+        paddle.Size([2, 3, 8])
     """
 
     def __init__(self, encoder_layer, num_layers: int, norm=None) -> None:
@@ -326,7 +326,7 @@ class TransformerDecoderLayer(Layer):
         >>> import sampan as paddle
         >>> layer = paddle.nn.TransformerDecoderLayer(8, 2, 16)
         >>> layer(paddle.ones([2, 3, 8]), paddle.ones([2, 4, 8])).shape
-        [2, 3, 8]
+        paddle.Size([2, 3, 8])
     """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int, dropout: float = 0.1,
@@ -384,7 +384,7 @@ class TransformerDecoder(Layer):
         >>> import sampan as paddle
         >>> dec = paddle.nn.TransformerDecoder(paddle.nn.TransformerDecoderLayer(8, 2, 16), 2)
         >>> dec(paddle.ones([2, 3, 8]), paddle.ones([2, 4, 8])).shape
-        [2, 3, 8]
+        paddle.Size([2, 3, 8])
     """
 
     def __init__(self, decoder_layer, num_layers: int, norm=None) -> None:
@@ -447,7 +447,7 @@ class Transformer(Layer):
         >>> model = paddle.nn.Transformer(8, 2, 1, 1, 16)
         >>> mask = model.generate_square_subsequent_mask(3)
         >>> model(paddle.ones([2, 4, 8]), paddle.ones([2, 3, 8]), tgt_mask=mask).shape
-        [2, 3, 8]
+        paddle.Size([2, 3, 8])
     """
 
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,

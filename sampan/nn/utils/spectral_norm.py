@@ -61,7 +61,7 @@ class SpectralNorm:
         rank = len(weight.shape)
         if isinstance(dim, bool) or not isinstance(dim, int) or not 0 <= dim < max(rank, 1):
             raise ValueError(f"spectral_norm: dim must be in [0, {rank}) for {name!r} of "
-                             f"shape {weight.shape}, got {dim!r}")
+                             f"shape {list(weight.shape)}, got {dim!r}")
         with no_grad():
             height, width = fn.reshape_weight_to_matrix(weight).shape
             dtype = weight.dtype.name

@@ -73,7 +73,7 @@ def vector_to_parameters(vec: Tensor, parameters, name=None) -> None:
         raise TypeError(f"vector_to_parameters: vec must be a Tensor, got "
                         f"{type(vec).__name__}")
     if len(vec.shape) != 1:
-        raise ValueError(f"vector_to_parameters: vec must be 1-D, got shape {vec.shape}")
+        raise ValueError(f"vector_to_parameters: vec must be 1-D, got shape {list(vec.shape)}")
     params = _as_list("vector_to_parameters", parameters)
     total = sum(p.size for p in params)
     if total > vec.shape[0]:

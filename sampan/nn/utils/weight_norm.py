@@ -62,7 +62,7 @@ class WeightNorm:
             dim = -1
         if isinstance(dim, bool) or not isinstance(dim, int) or not -rank <= dim < rank:
             raise ValueError(f"weight_norm: dim must be in [-{rank}, {rank}) (the rank of "
-                             f"{name!r}, shape {weight.shape}) or None, got {dim!r}")
+                             f"{name!r}, shape {list(weight.shape)}) or None, got {dim!r}")
         if dim != -1:
             dim = dim % rank
         fn = WeightNorm(name, dim)
@@ -112,7 +112,7 @@ def weight_norm(layer, name: str = "weight", dim=0):
         >>> layer.weight = layer.create_parameter([3, 2])
         >>> layer = paddle.nn.utils.weight_norm(layer)
         >>> layer.weight_g.shape, layer.weight_v.shape
-        ([3], [3, 2])
+        (paddle.Size([3]), paddle.Size([3, 2]))
     """
     WeightNorm.apply(layer, name, dim)
     return layer

@@ -61,7 +61,7 @@ def softmax(x: _Sparse, axis: int = -1, name: Optional[str] = None) -> _Sparse:
     coo = x.to_sparse_coo()
     if coo._sdim != coo.ndim:
         raise ValueError(f"paddle.sparse.nn.functional.softmax: x must have no dense dims, "
-                         f"got shape {coo.shape}")
+                         f"got shape {list(coo.shape)}")
     rows = _linear(coo._idx[:-1], coo.shape[:-1])
     nrows = int(np.prod(coo.shape[:-1]))
     v = coo.values()
@@ -145,7 +145,7 @@ def _conv(api: str, x, weight, bias, stride, padding, dilation, groups, data_for
     if weight.ndim != n + 2 or weight.shape[n] != cin:
         dims = "kD, kH, kW" if n == 3 else "kH, kW"
         raise ValueError(f"paddle.sparse.nn.functional.{api}: weight must be [{dims}, "
-                         f"{cin}, C_out], got {weight.shape}")
+                         f"{cin}, C_out], got {list(weight.shape)}")
     kernel = weight.shape[:n]
     stride, padding, dilation = (_ntuple(api, k, v, n) for k, v in
                                  (("stride", stride), ("padding", padding),
@@ -180,7 +180,7 @@ def conv3d(x: SparseCooTensor, weight: Tensor, bias: Optional[Tensor] = None, st
         >>> x = paddle.sparse.sparse_coo_tensor([[0], [1], [1], [1]], [[1.0]], [1, 3, 3, 3, 1])
         >>> y = paddle.sparse.nn.functional.conv3d(x, paddle.ones([3, 3, 3, 1, 2]))
         >>> y.shape, y.nnz()
-        ([1, 1, 1, 1, 2], 1)
+        (paddle.Size([1, 1, 1, 1, 2]), 1)
     """
     return _conv("conv3d", x, weight, bias, stride, padding, dilation, groups, data_format,
                  False)
@@ -291,17 +291,17 @@ def attention(query: Tensor, key: Tensor, value: Tensor, sparse_mask: SparseCsrT
         >>> q = paddle.ones([1, 1, 2, 4])
         >>> mask = paddle.to_tensor([[[1., 0.], [1., 1.]]]).to_sparse_csr()
         >>> paddle.sparse.nn.functional.attention(q, q, q, mask).shape
-        [1, 1, 2, 4]
+        paddle.Size([1, 1, 2, 4])
     """
     if query.ndim != 4 or key.shape != query.shape or value.shape != query.shape:
         raise ValueError(f"paddle.sparse.nn.functional.attention: query, key and value must "
                          f"share one [batch, heads, seq_len, head_dim] shape, got "
-                         f"{query.shape}, {key.shape}, {value.shape}")
+                         f"{list(query.shape)}, {list(key.shape)}, {list(value.shape)}")
     b, h, s, d = query.shape
     check_sparse("nn.functional.attention", sparse_mask, "sparse_mask")
     if sparse_mask.shape != [b * h, s, s]:
         raise ValueError(f"paddle.sparse.nn.functional.attention: sparse_mask must be "
-                         f"[{b * h}, {s}, {s}], got {sparse_mask.shape}")
+                         f"[{b * h}, {s}, {s}], got {list(sparse_mask.shape)}")
     layout = sparse_mask.to_sparse_coo()
     keep = np.ones(layout.nnz(), bool)
     bh, rows, cols = layout._idx

@@ -132,7 +132,7 @@ class Conv3D(_ConvNd):
         >>> import sampan as paddle
         >>> conv = paddle.sparse.nn.Conv3D(1, 2, 3)
         >>> conv.weight.shape
-        [3, 3, 3, 1, 2]
+        paddle.Size([3, 3, 3, 1, 2])
     """
 
 
@@ -147,7 +147,7 @@ class Conv2D(_ConvNd):
     Examples:
         >>> import sampan as paddle
         >>> paddle.sparse.nn.Conv2D(1, 2, 3).weight.shape
-        [3, 3, 1, 2]
+        paddle.Size([3, 3, 1, 2])
     """
     _nd = 2
 

@@ -31,7 +31,7 @@ class ConvNormActivation(nn.Sequential):
         >>> from sampan.vision.ops import ConvNormActivation
         >>> block = ConvNormActivation(3, 8)
         >>> block(paddle.ones([1, 3, 5, 5])).shape
-        [1, 8, 5, 5]
+        paddle.Size([1, 8, 5, 5])
         >>> sorted(block.state_dict())
         ['0.weight', '1._mean', '1._variance', '1.bias', '1.weight']
     """

@@ -48,7 +48,7 @@ class DeformConv2D(nn.Layer):
         >>> from sampan.vision.ops import DeformConv2D
         >>> layer = DeformConv2D(2, 4, 3)
         >>> layer(paddle.rand([1, 2, 5, 5]), paddle.zeros([1, 18, 3, 3])).shape
-        [1, 4, 3, 3]
+        paddle.Size([1, 4, 3, 3])
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1,

@@ -138,7 +138,7 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0],
         >>> boxes, var = prior_box(paddle.ones([1, 3, 2, 2]), paddle.ones([1, 3, 8, 8]),
         ...                        min_sizes=[4.], aspect_ratios=[2.], flip=True)
         >>> boxes.shape
-        [2, 2, 3, 4]
+        paddle.Size([2, 2, 3, 4])
     """
     min_sizes, max_sizes = _floats(min_sizes), _floats(max_sizes)
     if max_sizes and len(max_sizes) != len(min_sizes):
@@ -185,7 +185,7 @@ def yolo_box(x, img_size, anchors, class_num: int, conf_thresh: float,
         ...                          anchors=[10, 13, 16, 30], class_num=2, conf_thresh=0.01,
         ...                          downsample_ratio=32)
         >>> boxes.shape, scores.shape
-        ([1, 8, 4], [1, 8, 2])
+        (paddle.Size([1, 8, 4]), paddle.Size([1, 8, 2]))
     """
     anchors = [int(a) for a in anchors]
     if len(anchors) % 2 or not anchors:

@@ -61,7 +61,7 @@ def decode_jpeg(x, mode: str = 'unchanged', name=None):
         >>> Image.new('RGB', (5, 4), (200, 10, 10)).save(buf, format='JPEG')
         >>> data = paddle.to_tensor(np.frombuffer(buf.getvalue(), np.uint8))
         >>> decode_jpeg(data).shape
-        [3, 4, 5]
+        paddle.Size([3, 4, 5])
     """
     if mode not in _MODES:
         raise ValueError(f"decode_jpeg: mode must be one of {list(_MODES)}, got {mode!r}")

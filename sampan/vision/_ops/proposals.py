@@ -40,7 +40,7 @@ def generate_proposals(scores, bbox_deltas, img_size, anchors, variances,
         ...     paddle.to_tensor([[16., 16.]]), anchors, paddle.ones([2, 2, 1, 4]),
         ...     return_rois_num=True)
         >>> rois.shape, num.numpy().tolist()
-        ([1, 4], [1])
+        (paddle.Size([1, 4]), [1])
     """
     rois, probs, num = call("generate_proposals", scores, bbox_deltas, img_size, anchors,
                             variances, pre_nms_top_n=int(pre_nms_top_n),

@@ -96,7 +96,7 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale: float = 1.0, nam
         >>> x = paddle.ones([1, 8, 4, 4])
         >>> psroi_pool(x, paddle.to_tensor([[0., 0., 3., 3.]]),
         ...            paddle.to_tensor([1], dtype='int32'), 2).shape
-        [1, 2, 2, 2]
+        paddle.Size([1, 2, 2, 2])
     """
     ph, pw = _size2("psroi_pool", output_size)
     return call("psroi_pool", x, boxes, boxes_num, pooled_height=ph, pooled_width=pw,
@@ -112,7 +112,7 @@ class RoIAlign(nn.Layer):
         >>> layer = RoIAlign(output_size=(2, 2))
         >>> layer(paddle.ones([1, 3, 8, 8]), paddle.to_tensor([[1., 1., 5., 5.]]),
         ...       paddle.to_tensor([1], dtype='int32')).shape
-        [1, 3, 2, 2]
+        paddle.Size([1, 3, 2, 2])
     """
 
     def __init__(self, output_size, spatial_scale: float = 1.0) -> None:
@@ -133,7 +133,7 @@ class RoIPool(nn.Layer):
         >>> from sampan.vision.ops import RoIPool
         >>> RoIPool(2)(paddle.ones([1, 3, 8, 8]), paddle.to_tensor([[1., 1., 5., 5.]]),
         ...            paddle.to_tensor([1], dtype='int32')).shape
-        [1, 3, 2, 2]
+        paddle.Size([1, 3, 2, 2])
     """
 
     def __init__(self, output_size, spatial_scale: float = 1.0) -> None:
@@ -153,7 +153,7 @@ class PSRoIPool(nn.Layer):
         >>> from sampan.vision.ops import PSRoIPool
         >>> PSRoIPool(2)(paddle.ones([1, 8, 8, 8]), paddle.to_tensor([[1., 1., 5., 5.]]),
         ...              paddle.to_tensor([1], dtype='int32')).shape
-        [1, 2, 2, 2]
+        paddle.Size([1, 2, 2, 2])
     """
 
     def __init__(self, output_size, spatial_scale: float = 1.0) -> None:

@@ -43,7 +43,7 @@ def yolo_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num: int,
         ...                  anchors=[10, 13, 16, 30], anchor_mask=[0, 1], class_num=2,
         ...                  ignore_thresh=0.7, downsample_ratio=32)
         >>> loss.shape
-        [1]
+        paddle.Size([1])
     """
     anchors, anchor_mask = [int(v) for v in anchors], [int(v) for v in anchor_mask]
     if len(anchors) % 2 or not anchor_mask or max(anchor_mask) >= len(anchors) // 2:

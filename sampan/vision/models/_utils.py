@@ -83,7 +83,7 @@ class IntermediateLayerGetter(nn.LayerDict):
         >>> getter = IntermediateLayerGetter(paddle.vision.models.LeNet(),
         ...                                  {'features': 'feat', 'fc': 'logits'})
         >>> [(k, v.shape) for k, v in getter(paddle.rand([1, 1, 28, 28])).items()]
-        [('feat', [1, 16, 5, 5]), ('logits', [1, 10])]
+        [('feat', paddle.Size([1, 16, 5, 5])), ('logits', paddle.Size([1, 10]))]
     """
 
     def __init__(self, model: nn.Layer, return_layers: dict) -> None:

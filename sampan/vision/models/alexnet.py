@@ -45,7 +45,7 @@ class AlexNet(nn.Layer):
         >>> from sampan.vision.models import AlexNet
         >>> model = AlexNet(num_classes=0)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 256, 1, 1]
+        paddle.Size([1, 256, 1, 1])
     """
 
     def __init__(self, num_classes: int = 1000) -> None:
@@ -90,7 +90,7 @@ def alexnet(pretrained: bool = False, **kwargs) -> AlexNet:
         >>> from sampan.vision.models import alexnet
         >>> model = alexnet(num_classes=10)
         >>> model._fc8.weight.shape
-        [4096, 10]
+        paddle.Size([4096, 10])
     """
     model = AlexNet(**kwargs)
     return load_pretrained(model, 'alexnet') if pretrained else model

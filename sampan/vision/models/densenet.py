@@ -108,7 +108,7 @@ class DenseNet(nn.Layer):
         >>> from sampan.vision.models import DenseNet
         >>> model = DenseNet(121, num_classes=10)
         >>> model(paddle.rand([1, 3, 32, 32])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, layers: int = 121, bn_size: int = 4, dropout: float = 0.0,

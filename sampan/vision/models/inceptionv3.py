@@ -161,7 +161,7 @@ class InceptionV3(nn.Layer):
         >>> from sampan.vision.models import InceptionV3
         >>> model = InceptionV3(num_classes=0, with_pool=False)
         >>> model(paddle.rand([1, 3, 75, 75])).shape
-        [1, 2048, 1, 1]
+        paddle.Size([1, 2048, 1, 1])
     """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:

@@ -16,7 +16,7 @@ class LeNet(nn.Layer):
         >>> from sampan.vision.models import LeNet
         >>> model = LeNet()
         >>> model(paddle.rand([2, 1, 28, 28])).shape
-        [2, 10]
+        paddle.Size([2, 10])
     """
 
     def __init__(self, num_classes: int = 10) -> None:

@@ -44,7 +44,7 @@ class MobileNetV1(nn.Layer):
         >>> from sampan.vision.models import MobileNetV1
         >>> model = MobileNetV1(scale=0.25, num_classes=10)
         >>> model(paddle.rand([1, 3, 32, 32])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000,

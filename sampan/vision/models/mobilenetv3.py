@@ -153,7 +153,7 @@ class MobileNetV3Small(MobileNetV3):
         >>> from sampan.vision.models import MobileNetV3Small
         >>> model = MobileNetV3Small(scale=0.5, num_classes=10)
         >>> model(paddle.rand([1, 3, 32, 32])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000,

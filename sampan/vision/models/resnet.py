@@ -84,7 +84,7 @@ class ResNet(nn.Layer):
         >>> from sampan.vision.models.resnet import BasicBlock
         >>> model = ResNet(BasicBlock, 18, num_classes=10)
         >>> model(paddle.rand([1, 3, 32, 32])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, block, depth: int = 50, width: int = 64, num_classes: int = 1000,
@@ -158,7 +158,7 @@ def resnet18(pretrained: bool = False, **kwargs) -> ResNet:
         >>> from sampan.vision.models import resnet18
         >>> model = resnet18(num_classes=10)
         >>> model(paddle.rand([1, 3, 32, 32])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
     return _resnet('resnet18', BasicBlock, 18, pretrained, **kwargs)
 

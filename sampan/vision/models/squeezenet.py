@@ -53,7 +53,7 @@ class SqueezeNet(nn.Layer):
         >>> from sampan.vision.models import SqueezeNet
         >>> model = SqueezeNet('1.1', num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, version: str, num_classes: int = 1000, with_pool: bool = True) -> None:

@@ -28,7 +28,7 @@ class VGG(nn.Layer):
         >>> from sampan.vision.models.vgg import make_layers
         >>> model = VGG(make_layers([8, 'M']), num_classes=0)
         >>> model(paddle.rand([1, 3, 16, 16])).shape
-        [1, 8, 7, 7]
+        paddle.Size([1, 8, 7, 7])
     """
 
     def __init__(self, features: nn.Layer, num_classes: int = 1000,

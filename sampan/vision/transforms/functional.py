@@ -48,7 +48,7 @@ def _check_image(img: Any, api: str) -> None:
     if not (_is_pil_image(img) or _is_numpy_image(img)):
         raise TypeError(f"{api}: img should be PIL Image, Tensor Image or ndarray with "
                         f"dim=[2 or 3]. Got {type(img).__name__}"
-                        + (f" with shape {img.shape}" if isinstance(img, np.ndarray) else ""))
+                        + (f" with shape {list(img.shape)}" if isinstance(img, np.ndarray) else ""))
 
 
 def _on_chw(arr: np.ndarray, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
@@ -116,7 +116,7 @@ def to_tensor(pic: Any, data_format: str = "CHW") -> Tensor:
         >>> import sampan as paddle
         >>> from sampan.vision.transforms import functional as F
         >>> F.to_tensor(np.zeros((4, 5, 3), np.uint8)).shape
-        [3, 4, 5]
+        paddle.Size([3, 4, 5])
     """
     _check_image(pic, "to_tensor")
     if data_format not in ("CHW", "HWC"):

@@ -44,7 +44,7 @@ class Compose:
         >>> from sampan.vision.transforms import Compose, Resize, ToTensor
         >>> t = Compose([Resize(2), ToTensor()])
         >>> t(np.zeros((4, 4, 3), np.uint8)).shape
-        [3, 2, 2]
+        paddle.Size([3, 2, 2])
     """
 
     def __init__(self, transforms: Sequence[Callable]) -> None:
@@ -266,7 +266,7 @@ class Transpose(BaseTransform):
             img = img[..., np.newaxis]
         if len(self.order) != img.ndim:
             raise ValueError(f"Transpose: order {tuple(self.order)} does not fit an image of "
-                             f"shape {img.shape}")
+                             f"shape {list(img.shape)}")
         return img.transpose(self.order)
 
 
