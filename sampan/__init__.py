@@ -27,10 +27,30 @@ from .device import (is_compiled_with_cinn, is_compiled_with_custom_device,  # n
 
 
 from .framework.param_attr import ParamAttr  # noqa: F401,E402
-from .initializer import create_parameter  # noqa: E402  (runs initializers: above tensor)
+from .initializer import create_parameter as _eager_create_parameter  # noqa: E402
 from .initializer.lazy import LazyGuard, initialize as _lazy_initialize  # noqa: E402
 Parameter.initialize = _lazy_initialize  # (paddle's param.initialize() after LazyGuard)
 from .framework.signal_handler import disable_signal_handler  # noqa: F401,E402
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
+                     default_initializer=None):
+    """paddle.create_parameter, the same function as paddle.static.create_parameter: an eager
+    Parameter in dynamic mode (initializer/parameter.py); while a Program is built, a
+    Parameter of the main program that the startup program initialises (static/input.py).
+
+    Examples:
+        >>> import sampan as paddle
+        >>> w = paddle.create_parameter([2, 3], "float32", is_bias=True)
+        >>> list(w.shape), w.sum().item(), w.stop_gradient
+        ([2, 3], 0.0, False)
+    """
+    if in_dynamic_mode():
+        return _eager_create_parameter(shape, dtype, name, attr, is_bias, default_initializer)
+    from .static.input import create_parameter as _static
+    return _static(shape, dtype, name, attr, is_bias, default_initializer)
+
+
 # Paddle also has it as paddle.tensor.create_parameter and a Tensor method
 tensor.create_parameter = Tensor.create_parameter = create_parameter
 
