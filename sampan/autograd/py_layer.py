@@ -21,6 +21,7 @@ class _PyLayerOp(OpDef):
     inputs = ("*xs",)
     saves = ()
     none_grads = True  # vjp materializes the missing output grads itself (or not)
+    user_grads = True  # its grads are the user's tensors: a leaf's .grad keeps their flag
 
     def __init__(self, layer_cls, user_ctx, outs: list, inputs: list) -> None:
         self.name = f"py_layer:{layer_cls.__name__}"

@@ -75,3 +75,30 @@ def test_format_of_tensors():
     assert f"{one}" == repr(one)
     with pytest.raises(TypeError, match="unsupported format string"):
         f"{one:.2f}"
+
+
+class _Double(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 2
+
+
+def test_pylayer_grad_into_a_leaf_keeps_the_users_flag():
+    # Paddle 3.3.1: a leaf fed only by a PyLayer backward gets that tensor (True); through
+    # another op or summed with another contribution it is an engine tensor (False); a
+    # later accumulation keeps the first flag
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    _Double.apply(a).sum().backward()
+    assert a.grad.stop_gradient is True
+    (a * 3).sum().backward()
+    assert a.grad.stop_gradient is True and a.grad.numpy().tolist() == [5.0]
+    b = paddle.to_tensor([1.0], stop_gradient=False)
+    _Double.apply(b * 1).sum().backward()
+    assert b.grad.stop_gradient is False
+    d = paddle.to_tensor([1.0], stop_gradient=False)
+    (_Double.apply(d) + d).sum().backward()
+    assert d.grad.stop_gradient is False and d.grad.numpy().tolist() == [3.0]
