@@ -22,7 +22,7 @@ import functools
 import inspect
 
 from ..framework.tensor import Tensor, is_variable
-from .param_alias import CPP_PARSED, FORMS, FORMS_BY_PREFIX, TABLES, both_given
+from .param_alias import CPP_PARSED, FORMS, FORMS_BY_PREFIX, OVERLOADS, TABLES, both_given
 
 # paddle.<name> and/or paddle.Tensor.<name> with `out` in Paddle 3.3.1 (sampan.tensor family
 # functions; the Tensor methods are bound from the same objects).
@@ -240,6 +240,8 @@ def install(namespace: dict, names, prefix: str) -> None:
     names sharing a function but not their aliases (mul/multiply) get wrappers of their own."""
     table = TABLES.get(prefix, {})
     forms = FORMS_BY_PREFIX.get(prefix, {})
+    if prefix == "paddle.":
+        _install_overloads(namespace)
     made, first = {}, {}
     # `out` belongs to the function object: every name bound to it gets it (clamp/clip)
     with_out_ids = {id(_base(namespace[n])) for n in names if n in namespace}
@@ -274,6 +276,27 @@ def wrap_method(cls: type, method: str, api: str, aliases: dict | None, forms=No
     if spec is not None and method in cls.__dict__:
         return  # done already
     setattr(cls, method, wrap(fn, api, False, aliases, forms, both))
+
+
+def _install_overloads(namespace: dict) -> None:
+    """gather/scatter/scatter_: PyTorch's (input, dim, index, ...) form goes to its own
+    function (param_alias.OVERLOADS), Paddle's form to the original."""
+    for name, (is_torch, make) in OVERLOADS.items():
+        fn = namespace.get(name)
+        if fn is None or getattr(fn, "_overloaded", False):
+            continue
+        try:
+            torch_form = make(namespace)
+        except KeyError:  # a namespace without the target function
+            continue
+
+        def dispatcher(*args, _fn=fn, _is_torch=is_torch, _torch=torch_form, **kwargs):
+            if _is_torch(args, kwargs):
+                return _torch(*args, **kwargs)
+            return _fn(*args, **kwargs)
+        functools.update_wrapper(dispatcher, fn)
+        dispatcher._overloaded = True
+        namespace[name] = dispatcher
 
 
 def _base(fn):

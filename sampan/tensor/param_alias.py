@@ -347,6 +347,57 @@ FUNCTIONAL_FORMS: dict = {"lp_pool1d": LP_POOL_FORM, "lp_pool2d": LP_POOL_FORM}
 # paddle.sparse.<name>
 SPARSE: dict = {"reshape": _X}
 
+def _torch_dim_form(args: tuple, kwargs: dict) -> bool:
+    """PyTorch's gather/scatter(input, dim, index, ...): an int second argument, or dim=
+    (an index is never an int)."""
+    return isinstance(args[1], int) if len(args) >= 2 else "dim" in kwargs
+
+
+def _torch_gather(namespace: dict):
+    take = namespace["take_along_axis"]
+
+    def gather(input, dim, index, out=None):
+        """PyTorch's gather: take_along_axis without broadcasting."""
+        return _keep("paddle.gather", take(input, index, dim, broadcast=False), out)
+    return gather
+
+
+def _torch_scatter(namespace: dict, name: str):
+    put = namespace["put_along_axis" if name == "scatter" else "put_along_axis_"]
+
+    def scatter(input, dim, index, src=None, reduce=None, out=None, value=None):
+        """PyTorch's scatter: put_along_axis without broadcasting (`value` = `src`)."""
+        if src is None:
+            src = value
+            if src is None:
+                raise TypeError(
+                    f"'paddle.{name}' expect one of the following input pattern: \n"
+                    " - (Tensor input, int dim, Tensor index, Tensor src (alias value), *, "
+                    "str reduce, Tensor out = None)\n - (Tensor x, Tensor index, Tensor "
+                    "updates, bool overwrite, str name = None)\nHowever, the input pattern "
+                    "does not match, please check.")
+        elif value is not None:
+            raise TypeError("`value` is useless when `src` is specified. Be careful for "
+                            "conflicting parameters.")
+        result = put(input, index, src, dim, reduce or "assign", broadcast=False)
+        return _keep(f"paddle.{name}", result, out)
+    return scatter
+
+
+def _keep(api: str, result, out):
+    if out is None:
+        return result
+    from .out_arg import write_out  # (out_arg imports this module)
+    return write_out(api, result, out)
+
+
+# paddle.<name> whose PyTorch overload is another function: name -> (test, make(namespace))
+OVERLOADS: dict = {
+    "gather": (_torch_dim_form, _torch_gather),
+    "scatter": (_torch_dim_form, lambda ns: _torch_scatter(ns, "scatter")),
+    "scatter_": (_torch_dim_form, lambda ns: _torch_scatter(ns, "scatter_")),
+}
+
 TABLES = {"paddle.": TENSOR, "paddle.nn.functional.": FUNCTIONAL, "paddle.linalg.": LINALG,
           "paddle.fft.": FFT, "paddle.sparse.": SPARSE}
 FORMS_BY_PREFIX = {"paddle.": FORMS, "paddle.nn.functional.": FUNCTIONAL_FORMS}

@@ -218,6 +218,10 @@ def test_index_sum_forms():
             == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     assert (x.index_add(1, i, paddle.ones([2, 2])).numpy().tolist()
             == [[1.0, 2.0, 2.0], [4.0, 5.0, 5.0]])
+    z = paddle.zeros([2, 3])
+    z.index_add_(0, paddle.to_tensor([1]), paddle.ones([1, 3]))
+    paddle.index_add_(z, 1, paddle.to_tensor([1]), paddle.ones([2, 1]))
+    assert z.numpy().tolist() == [[0.0, 1.0, 0.0], [1.0, 2.0, 1.0]]
 
 
 def test_tensor_split_and_median_forms():
@@ -281,3 +285,26 @@ def test_pytorch_keywords_refused_with_paddles_hint():
             info.value)
     assert paddle.max(x, axis=0).shape == [3]
     assert paddle.softmax(x, 0, 3).shape == [2, 3]  # PyTorch's _stacklevel is ignored
+
+
+def test_pytorch_gather_scatter_overloads():
+    # Paddle 3.3.1: an int second argument (or dim=) selects PyTorch's gather/scatter, i.e.
+    # take_along_axis / put_along_axis without broadcasting; values recorded from Paddle
+    x, i = _x(), paddle.to_tensor([[0], [1]])
+    assert x.gather(1, i).numpy().tolist() == [[0.0], [4.0]]
+    assert paddle.gather(x, dim=1, index=i).numpy().tolist() == [[0.0], [4.0]]
+    assert paddle.gather(x, paddle.to_tensor([1]), 0).numpy().tolist() == [[3.0, 4.0, 5.0]]
+    assert x.scatter(1, i, 9.0).numpy().tolist() == [[9.0, 1.0, 2.0], [3.0, 9.0, 5.0]]
+    assert (paddle.scatter(x, 1, i, src=paddle.ones([2, 1]), reduce="add").numpy().tolist()
+            == [[1.0, 1.0, 2.0], [3.0, 5.0, 5.0]])
+    y = x.clone()
+    y.scatter_(1, i, 5.0)
+    assert y.numpy().tolist() == [[5.0, 1.0, 2.0], [3.0, 5.0, 5.0]]
+    assert (paddle.scatter(paddle.zeros([3]), paddle.to_tensor([1]), paddle.ones([1]))
+            .numpy().tolist() == [0.0, 1.0, 0.0])
+    with pytest.raises(TypeError, match="expect one of the following input pattern"):
+        paddle.scatter(x, 1, i)
+    with pytest.raises(TypeError, match="`value` is useless when `src` is specified"):
+        paddle.scatter(x, 1, i, src=paddle.ones([2, 1]), value=1.0)
+    out = paddle.zeros([1])
+    assert paddle.gather(x, 1, i, out=out) is out and out.shape == [2, 1]
