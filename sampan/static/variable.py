@@ -5,6 +5,7 @@ A leaf module: imports only `framework`. The tensor API is bound onto Variable b
 """
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -237,12 +238,14 @@ class Parameter(Variable):
 
 
 def check_feed_array(var: Variable, arr: np.ndarray) -> None:
-    """Raise a clear error when `arr` cannot be fed into `var` (shape or dtype)."""
+    """Raise a clear error when `arr` cannot be fed into `var` (dtype); warn when its shape
+    differs from the declared one (Paddle 3.3.1 runs the Program with the fed shape)."""
     shape = var._shape
     if len(shape) != arr.ndim or any(d >= 0 and d != a for d, a in zip(shape, arr.shape)):
-        raise ValueError(f"Executor.run: the fed value of '{var.name}' has shape "
-                         f"{list(arr.shape)}, but the variable expects shape {shape} "
-                         f"(-1 = any size)")
+        warnings.warn(f"Executor.run: the fed value of '{var.name}' has shape "
+                      f"{list(arr.shape)}, but the variable declares shape {list(shape)} "
+                      f"(-1 = any size); running with the fed shape, as Paddle does",
+                      stacklevel=3)
     if arr.dtype != var.dtype.np:
         raise TypeError(f"Executor.run: the fed value of '{var.name}' has dtype "
                         f"{_dt.from_numpy(arr.dtype).name if arr.dtype in _dt._BY_NP else arr.dtype}"

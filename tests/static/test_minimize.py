@@ -232,10 +232,10 @@ def test_optimizer_without_parameters_in_static_mode():
 
 def test_errors():
     main = static.Program()
+    other = paddle.create_parameter([3], "float32")   # eager: made before building
     with static_guard(main, static.Program()):
         x = static.data("x", [2, 4], "float32")
         w = static.create_parameter([4, 1], "float32", name="w_err")
         loss = paddle.matmul(x, w).sum()
-        other = paddle.create_parameter([3], "float32")
         with pytest.raises(ValueError, match="none of the optimizer's parameters"):
             paddle.optimizer.SGD(0.1, parameters=[other]).minimize(loss)
