@@ -43,7 +43,7 @@ class ReduceOnPlateau(LRScheduler):
         """Record `metrics` (a number or 1-element Tensor/array) for this epoch."""
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if hasattr(metrics, "shape") and hasattr(metrics, "size"):
-            size = metrics.size() if callable(metrics.size) else metrics.size
+            size = math.prod(metrics.shape)   # (Tensor.size() is the shape, as Paddle 3.3.1)
             if size != 1:
                 raise ValueError(f"ReduceOnPlateau.step: metrics must have one element, got "
                                  f"shape {list(metrics.shape)}; reduce it with mean() first")
