@@ -251,7 +251,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self: bool = True)
 
 
 def slice_scatter(x, value, axes, starts, ends, strides, name=None):
-    """A copy of `x` whose strided slice (axes/starts/ends/strides) is replaced by `value`.
+    """A copy of `x` whose strided slice (axes/starts/ends/strides) is replaced by `value`
+    (broadcast to the slice's shape).
 
     Examples:
         >>> import sampan as paddle
@@ -268,9 +269,10 @@ def slice_scatter(x, value, axes, starts, ends, strides, name=None):
     for a, b, e, st in zip(axes, starts, ends, strides):
         index[int(a)] = slice(int(b), int(e), int(st))
     want = list(x[tuple(index)].shape)
-    if list(value.shape) != want:
-        raise ValueError(f"slice_scatter: value must have the slice's shape {want}, got "
-                         f"{list(value.shape)}")
+    have = list(value.shape)        # broadcast to the slice, as Paddle 3.3.1
+    if len(have) > len(want) or any(h not in (1, w) for h, w in zip(have[::-1], want[::-1])):
+        raise ValueError(f"slice_scatter: value of shape {have} cannot be broadcast to the "
+                         f"slice's shape {want}")
     out = x.clone()
     out[tuple(index)] = value
     return out
