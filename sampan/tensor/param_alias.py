@@ -6,7 +6,9 @@ positional forms (`paddle.ones(2, 3)`, `x.reshape(2, 3)`, `x.transpose(0, 1)`). 
 decorators (paddle/utils/decorator_utils.py) and, for C++-bound functions, in its argument
 parser. The tables below were taken from Paddle 3.3.1's API: the decorator uses in its source
 and its "Alias Support" docstrings, then verified by calling every public function, Tensor
-method and nn.functional/linalg/fft function with each candidate alias. `name -> {alias:
+method and nn.functional/linalg/fft function with each candidate alias (and each C++-parsed
+function with ~60 PyTorch argument names, which found bmm(mat2=), dot(tensor=), roll(dims=),
+argmax(keepdims=)). `name -> {alias:
 canonical}`; Tensor methods share paddle.<name>'s entry. When both the name and its alias are
 given Paddle raises ValueError ("Cannot specify both", or the C++ parser's "too many
 arguments"), TypeError where its decorator leaves the alias unhandled (TYPE_ERROR), or lets the
@@ -29,12 +31,12 @@ _XDS = {"input": "x", "dim": "axes"}
 # paddle.<name> and paddle.Tensor.<name> (the same function objects in sampan)
 TENSOR: dict = {
     **dict.fromkeys((
-        "abs", "acos", "acosh", "adaptive_avg_pool1d", "asin", "atanh", "bmm", "ceil", "clamp",
-        "clip", "conv1d", "conv2d", "conv3d", "cos", "cosh", "cumprod", "dot", "empty_like",
+        "abs", "acos", "acosh", "adaptive_avg_pool1d", "asin", "atanh", "ceil", "clamp",
+        "clip", "conv1d", "conv2d", "conv3d", "cos", "cosh", "cumprod", "empty_like",
         "exp", "expm1", "floor", "frac", "full_like", "index_put", "index_put_", "is_complex",
         "is_floating_point", "isfinite", "isinf", "isnan", "log", "log10", "log1p", "log2",
         "logical_not", "masked_select", "multinomial", "nonzero", "ones_like", "randn_like",
-        "reshape", "roll", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
+        "reshape", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
         "swapaxes", "swapdims", "tanh", "trace", "transpose", "tril", "triu", "zeros_like"), _X),
     **dict.fromkeys((
         "add", "bitwise_or", "bitwise_or_", "div", "div_", "divide", "divide_", "eq", "equal",
@@ -44,19 +46,23 @@ TENSOR: dict = {
         "maximum", "minimum", "mod", "mul", "multiply", "multiply_", "ne", "not_equal",
         "remainder", "sub", "sub_", "subtract", "subtract_", "where"), _XY),
     **dict.fromkeys((
-        "all", "amax", "amin", "any", "argmax", "argmin", "argsort", "chunk", "cumsum", "diff",
+        "all", "amax", "amin", "any", "argsort", "chunk", "cumsum", "diff",
         "index_select", "logsumexp", "mean", "median", "prod", "quantile", "repeat_interleave",
         "squeeze", "sum", "topk", "unique_consecutive", "unsqueeze", "var"), _XD),
     **dict.fromkeys((
         "add_", "mul_"), _Y),
     **dict.fromkeys((
         "cross", "unbind"), _D),
+    "argmax": {"dim": "axis", "input": "x", "keepdims": "keepdim"},
+    "argmin": {"dim": "axis", "input": "x", "keepdims": "keepdim"},
+    "bmm": {"input": "x", "mat2": "y"},
     "broadcast_to": {"input": "x", "size": "shape"},
     "bucketize": {"boundaries": "sorted_sequence", "input": "x"},
     "cat": {"dim": "axis", "tensors": "x"},
     "concat": {"dim": "axis", "tensors": "x"},
     "concatenate": {"dim": "axis", "tensors": "x"},
     "diagonal": {"dim1": "axis1", "dim2": "axis2", "input": "x"},
+    "dot": {"input": "x", "tensor": "y"},
     "empty": {"size": "shape"},
     "expand": {"input": "x", "size": "shape"},
     "exponential_": {"lambd": "lam"},
@@ -79,6 +85,7 @@ TENSOR: dict = {
     "pow": {"exponent": "y", "input": "x"},
     "rand": {"size": "shape"},
     "randn": {"size": "shape"},
+    "roll": {"dims": "axis", "input": "x"},
     "searchsorted": {"input": "values"},
     "solve": {"B": "y"},
     "stack": {"dim": "axis", "tensors": "x"},
