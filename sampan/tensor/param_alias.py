@@ -8,12 +8,13 @@ parser. The tables below were taken from Paddle 3.3.1's API: the decorator uses 
 and its "Alias Support" docstrings, then verified by calling every public function, Tensor
 method and nn.functional/linalg/fft function with each candidate alias (and each C++-parsed
 function with ~60 PyTorch argument names, which found bmm(mat2=), dot(tensor=), roll(dims=),
-argmax(keepdims=)). `name -> {alias:
-canonical}`; Tensor methods share paddle.<name>'s entry. When both the name and its alias are
-given Paddle raises ValueError ("Cannot specify both", or the C++ parser's "too many
-arguments"), TypeError where its decorator leaves the alias unhandled (TYPE_ERROR), or lets the
-alias win silently (ALIAS_WINS). `FORMS` rewrite the positional forms before the aliases are
-renamed. out_arg.py applies all of it in one wrapper per function. Imports only `framework`.
+argmax(keepdims=)). Tables map `name -> {alias: canonical}`; Tensor methods share
+paddle.<name>'s entry. When both the name and its alias are given Paddle raises ValueError
+("Cannot specify both", or the C++ parser's "too many arguments"), TypeError where its
+decorator leaves the alias unhandled (TYPE_ERROR), or lets the alias win silently
+(ALIAS_WINS). `FORMS` rewrite the positional forms before the aliases are renamed;
+`OVERLOADS` send PyTorch's gather/scatter to their own functions. out_arg.py applies all of
+it in one wrapper per function. Imports only `framework`.
 """
 from __future__ import annotations
 

@@ -249,6 +249,18 @@ def test_static_graph_and_to_static():
     np.testing.assert_array_equal(got[2], xv + 1)
     np.testing.assert_array_equal(got[3], xv.sum(0, keepdims=True))
 
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with static_guard(main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        i = paddle.static.data("i", [2, 1], "int64")
+        outs = [x.gather(1, i), paddle.index_select(x, 1, paddle.to_tensor([2, 0])),
+                x.view(-1), x.expand(2, 2, 3), paddle.argmax(x, dim=1, keepdims=True)]
+    got = paddle.static.Executor().run(main, feed={"x": xv, "i": np.array([[0], [1]])},
+                                       fetch_list=outs)
+    assert got[0].tolist() == [[0.0], [4.0]] and got[1].tolist() == [[2.0, 0.0], [5.0, 3.0]]
+    assert got[2].tolist() == list(range(6)) and got[3].shape == (2, 2, 3)
+    assert got[4].tolist() == [[2], [2]]
+
     @paddle.jit.to_static
     def f(t):
         return (paddle.add(input=t, other=t).sum(dim=1)
