@@ -141,6 +141,8 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
             unique_name.generate("create_parameter") + (".b_0" if is_bias else ".w_0"))
     trainable = getattr(attr, "trainable", True)
     main = default_main_program().global_block()
+    if name in main.vars:      # a ParamAttr name used again shares the parameter (Paddle)
+        return _shared_parameter(main.vars[name], dims, dtype)
     param = main.create_parameter(name, dims, dtype, trainable=trainable)
     lr = getattr(attr, "learning_rate", None)
     if lr is not None:
@@ -149,6 +151,18 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
     param.need_clip = getattr(attr, "need_clip", True)
     _initialize(name, dims, dtype, init)
     return param
+
+
+def _shared_parameter(existing, dims: list, dtype):
+    """The parameter already named so, when its shape and dtype match (weight sharing)."""
+    if not existing.is_parameter or list(existing._shape) != list(dims) or \
+            existing.dtype != dtype:
+        raise ValueError(f"paddle.static.create_parameter: the main program already has a "
+                         f"{'parameter' if existing.is_parameter else 'variable'} named "
+                         f"{existing.name!r} of shape {list(existing._shape)} and dtype "
+                         f"{existing.dtype.name}; a shared parameter needs shape {list(dims)} "
+                         f"and dtype {dtype.name}")
+    return existing
 
 
 def _initialize(name: str, dims: list, dtype, init) -> None:
