@@ -12,7 +12,8 @@
   (bench/train_step.py's models) at `paddle.base.core.set_num_threads(1)`, `(2)` with the
   thread policy off (every GEMM on OpenBLAS's own choice, the kernel pool always on: sampan
   before round 4), and the default (cap = the CPU count, policy on), interleaved over rounds
-  in one process; median wall ms per step.
+  in one process; median wall ms per step. Also "size only": the default cap, the size
+  choice on, the contention guard off.
 - `switch`: the cost of openblas_set_num_threads per call and of the first 2-thread GEMM
   after a 1-thread stretch (workers asleep).
 
@@ -129,6 +130,21 @@ def switch_cost() -> None:
             pass
     print(f"blas_threads(1) guard enter+exit: {(time.perf_counter() - t0) / (n // 10) * 1e6:.2f}"
           " us")
+    t0 = time.perf_counter()
+    for _ in range(n // 10):
+        threads._unpin(threads._pin(1))
+    print(f"_pin(1) + _unpin (the policy's per-GEMM pin): "
+          f"{(time.perf_counter() - t0) / (n // 10) * 1e6:.2f} us")
+    from sampan.backend import numpy_ as xp
+    for size in (8, 64, 96):  # the policy's cost on a call: backend matmul vs np.matmul
+        a = np.ones((size, size), np.float32)
+        best = {}
+        for name, fn in (("np.matmul", np.matmul), ("backend matmul", xp.matmul)) * 15:
+            t0 = time.perf_counter()
+            for _ in range(2000):
+                fn(a, a)
+            best[name] = min(best.get(name, 1e9), (time.perf_counter() - t0) / 2000 * 1e6)
+        print(f"{size}^3 GEMM: " + ", ".join(f"{k} {v:.2f} us" for k, v in best.items()))
     rng = np.random.default_rng(0)
     a = rng.standard_normal((256, 256), dtype=np.float32)
     for idle in (0.0, 0.01, 0.3):
@@ -148,18 +164,21 @@ def switch_cost() -> None:
     put(2)
 
 
-SETTINGS = ("1", "2 fixed", "default")
+SETTINGS = ("1", "2 fixed", "size only", "default")
 
 
 def _apply(P, threads, setting: str) -> None:
     """1: cap 1; "2 fixed": cap 2, policy off (OpenBLAS decides per GEMM, the kernel pool
-    always on: sampan before round 4); default: the default cap with the policy on."""
-    threads.set_policy(setting != "2 fixed")
+    always on: sampan before round 4); "size only": the default cap, small GEMMs on one
+    thread, no contention guard; default: the default cap with the whole policy on."""
+    threads.set_policy(setting != "2 fixed", guard=setting != "size only")
     n = {"1": 1, "2 fixed": 2}.get(setting, threads.default_num_threads())
     P.base.core.set_num_threads(n)
 
 
-def step_table(names, rounds: int, steps: int, contended: bool) -> dict:
+def step_table(names, rounds: int, steps: int, contended: bool, warm_s: float = 0.6) -> dict:
+    """Median ms per step and setting; each block first runs steps for warm_s (at least
+    one) from a fresh guard state, so the default is timed as a process in steady state."""
     import sampan as P
     from sampan.backend import threads
     from train_step import paddle_step
@@ -168,29 +187,37 @@ def step_table(names, rounds: int, steps: int, contended: bool) -> dict:
     with Competitor(contended):
         for name in names:
             step = paddle_step(P, name)
-            times = {s: [] for s in SETTINGS}
+            times, seen = {s: [] for s in SETTINGS}, []
             for r in range(rounds):
                 order = SETTINGS if r % 2 == 0 else SETTINGS[::-1]
                 for s in order:
                     _apply(P, threads, s)
+                    threads._guard.update(last=None, free=None)  # as a fresh process
+                    t_end = time.perf_counter() + warm_s
                     step()
+                    while time.perf_counter() < t_end:  # the guard's first windows
+                        step()
                     for _ in range(steps):
                         t0 = time.perf_counter()
                         step()
                         times[s].append(time.perf_counter() - t0)
+                    if s == "default":
+                        seen.append(threads._guard["free"])
             res[name] = {s: statistics.median(v) * 1e3 for s, v in times.items()}
+            res[name]["guard"] = seen[:]
+            seen.clear()
     _apply(P, threads, "default")
     return res
 
 
 def print_steps(res: dict, label: str) -> None:
     print(f"\nsteps {label} (median wall ms per step; worst/1 = the worst setting / 1 thread)")
-    print("| model | " + " | ".join(SETTINGS) + " | worst/1 |")
-    print("|---|" + "---|" * (len(SETTINGS) + 1))
+    print("| model | " + " | ".join(SETTINGS) + " | worst/1 | guard: free cores per round |")
+    print("|---|" + "---|" * (len(SETTINGS) + 2))
     for name, row in res.items():
-        worst = max(row.values()) / row["1"]
+        worst = max(row[s] for s in SETTINGS) / row["1"]
         print(f"| {name} | " + " | ".join(f"{row[s]:.2f}" for s in SETTINGS)
-              + f" | {worst:.2f} |")
+              + f" | {worst:.2f} | {row['guard']} |")
 
 
 def main() -> None:

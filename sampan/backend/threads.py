@@ -94,12 +94,17 @@ def _env_threads():
 
 
 def default_num_threads() -> int:
-    """The thread cap without SAMPAN_NUM_THREADS or set_num_threads: min(os.cpu_count(),
-    OpenBLAS's count when sampan was imported -- which OMP_NUM_THREADS/OPENBLAS_NUM_THREADS
-    set); 1 without OpenBLAS control (a pool next to a threaded BLAS would oversubscribe)."""
+    """The thread cap without SAMPAN_NUM_THREADS or set_num_threads: min(the CPUs this
+    process may run on, OpenBLAS's count when sampan was imported -- which OMP_NUM_THREADS /
+    OPENBLAS_NUM_THREADS set); 1 without OpenBLAS control (a pool next to a threaded BLAS
+    would oversubscribe)."""
     if _BLAS is None:
         return 1
-    return max(1, min(os.cpu_count() or 1, _BLAS_AT_IMPORT))
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, _BLAS_AT_IMPORT))
 
 
 _BLAS_AT_IMPORT = None if _BLAS is None else _BLAS[0]()
@@ -176,15 +181,14 @@ def blas_threads(n: int):
 
 # --- the thread policy: a cap (paddle.set_num_threads), per-GEMM size, contention ----------
 AUTO = True  # False: every GEMM on the cap and no contention guard (benchmarks compare)
+GUARD = True  # False: the size choice without the contention guard
 # GEMMs under this many FLOPs (2*M*N*K) run on one thread: a second one gains nothing there
 # (bench/threads.py gemm, bench/RESULTS.md "#16 round 4")
 SERIAL_GEMM_FLOPS = 4e6
-_OPENBLAS_SERIAL_FLOPS = 2 * 65536 * 4 * 2  # OpenBLAS keeps M*N*K <= 2**19 on one thread itself
-_POLL_S = 0.25      # contention is checked at most this often
-_WAIT_FRAC = 0.2    # the calling thread waited for a core over 20% of its runnable time
-_IDLE_CORES = 0.75  # while single-threaded: the cores of our affinity idle over the window
-_MIN_RUNNABLE_NS = 25e6  # windows with less runnable time than this decide nothing
-_guard = {"next": 0.0, "contended": False}
+_OPENBLAS_SERIAL_MNK = 2 * 65536 * 4  # OpenBLAS keeps GEMMs of M*N*K <= 2**19 on one thread
+_POLL_S = 0.25   # the contention window: checked at most this often
+_MIN_WINDOW_S = 0.1  # shorter windows (jiffies are 10 ms) decide nothing
+_guard = {"next": 0.0, "free": None, "last": None}  # free: cores others leave us, rounded
 _auto_blas = _BLAS is not None and _cap > 1  # AUTO with a BLAS to steer and a cap over 1
 
 
@@ -207,12 +211,12 @@ def set_num_threads(n: int) -> None:
 
 
 def contended() -> bool:
-    """Whether the contention guard holds this process to one thread now."""
-    return AUTO and _guard["contended"]
+    """Whether the contention guard holds this process under its cap now."""
+    return AUTO and GUARD and _guard["free"] is not None and _guard["free"] < _cap
 
 
 def _baseline() -> int:
-    return 1 if contended() else _cap
+    return min(_cap, _guard["free"]) if contended() else _cap
 
 
 def _set_baseline() -> None:
@@ -228,48 +232,48 @@ def _set_baseline() -> None:
 
 
 def _sample():
-    """(time, this thread's (cpu ns, run-queue wait ns), idle and total jiffies of the cores
-    we may run on), or None where /proc does not give them."""
+    """(wall s, this process's CPU s (all its threads), busy and total jiffies of the CPUs
+    it may run on, their count), or None where /proc/stat is not there."""
     try:
-        with open("/proc/thread-self/schedstat") as f:
-            run, wait = f.read().split()[:2]
         cpus = {f"cpu{i}" for i in os.sched_getaffinity(0)}
-        idle = total = 0
+        busy = total = 0
         with open("/proc/stat") as f:
             for line in f:
                 head, _, rest = line.partition(" ")
                 if head in cpus:
-                    v = [int(x) for x in rest.split()[:8]]
-                    idle, total = idle + v[3] + v[4], total + sum(v)
-        return time.perf_counter(), int(run), int(wait), idle, total, len(cpus)
+                    v = [int(x) for x in rest.split()[:8]]  # idle, iowait: v[3], v[4]
+                    busy, total = busy + sum(v) - v[3] - v[4], total + sum(v)
+        return time.perf_counter(), time.process_time(), busy, total, len(cpus)
     except (OSError, ValueError, AttributeError):
         return None
 
 
-def _decide(prev, now) -> bool:
-    """Contended after the window prev..now? (see the module doc)."""
-    run, wait = now[1] - prev[1], now[2] - prev[2]
-    if not _guard["contended"]:
-        return run + wait > _MIN_RUNNABLE_NS and wait > _WAIT_FRAC * (run + wait)
-    total = now[4] - prev[4]
-    return total <= 0 or (now[3] - prev[3]) / total * now[5] < _IDLE_CORES
+def _free_cores(prev, now):
+    """Cores of our affinity that other processes left free over the window prev..now
+    (rounded, at least 1), or None when the window is too short to tell."""
+    wall, total = now[0] - prev[0], now[3] - prev[3]
+    if wall < _MIN_WINDOW_S or total <= 0:
+        return None
+    busy = (now[2] - prev[2]) / total * now[4]  # cores busy, ours included (steal too)
+    others = busy - (now[1] - prev[1]) / wall
+    return max(1, int(now[4] - max(others, 0.0) + 0.5))
 
 
 def poll() -> None:
-    """Refresh the contention guard when its window is over (cheap otherwise). Each Python
-    thread keeps its own window (its own counters); the decision is process-wide."""
+    """Refresh the contention guard when its window is over (one clock read otherwise)."""
     g = _guard
-    if not _auto_blas or time.perf_counter() < g["next"] or in_parallel_part():
+    if not (_auto_blas and GUARD) or time.perf_counter() < g["next"] or in_parallel_part():
         return
     now = _sample()
     if now is None:
         g["next"] = float("inf")  # no /proc: the guard stays off
         return
     g["next"] = now[0] + _POLL_S
-    prev, _local.window = getattr(_local, "window", None), now
-    if prev is None:
-        return
-    g["contended"] = _decide(prev, now)
+    prev, g["last"] = g["last"], now
+    if prev is not None:
+        free = _free_cores(prev, now)
+        if free is not None:
+            g["free"] = free
 
 
 def gemm_threads(flops: float) -> int:
@@ -280,10 +284,10 @@ def gemm_threads(flops: float) -> int:
     return 1 if flops < SERIAL_GEMM_FLOPS else _baseline()
 
 
-def set_policy(auto: bool) -> None:
+def set_policy(auto: bool, guard: bool = True) -> None:
     """Turn the per-GEMM size choice and the contention guard on (default) or off."""
-    global AUTO
-    AUTO = bool(auto)
+    global AUTO, GUARD
+    AUTO, GUARD = bool(auto), bool(guard)
     _refresh()
 
 
@@ -297,11 +301,12 @@ def matmul(a, b, out=None):
     """np.matmul(a, b, out=out) on the BLAS thread count gemm_threads picks for one of its
     GEMMs (the NumPy backend's matmul calls it): OpenBLAS stays at the cap, and a GEMM that
     should run on fewer threads -- under SERIAL_GEMM_FLOPS but big enough for OpenBLAS to
-    split it, or any while contended -- is pinned for the call."""
-    if _auto_blas and a.ndim and b.ndim:
-        flops = 2.0 * (a.shape[-2] if a.ndim > 1 else 1) * a.shape[-1] * \
-            (b.shape[-1] if b.ndim > 1 else 1)
-        if flops > _OPENBLAS_SERIAL_FLOPS:
+    split it, or any while contended -- is pinned for the call. Vector products (a 1-D
+    operand) are left to OpenBLAS."""
+    if _auto_blas:
+        sa, sb = a.shape, b.shape
+        if len(sa) > 1 and len(sb) > 1 and sa[-2] * sa[-1] * sb[-1] > _OPENBLAS_SERIAL_MNK:
+            flops = 2.0 * sa[-2] * sa[-1] * sb[-1]
             if flops >= SERIAL_GEMM_FLOPS:
                 poll()
             want = gemm_threads(flops)
@@ -334,7 +339,7 @@ def run_parts(fn, items, parallel: bool = True) -> list:
     `parallel=False` runs them in order on the calling thread."""
     items = list(items)
     poll()
-    workers = min(1 if contended() else _workers, len(items))
+    workers = min(_baseline() if contended() else _workers, len(items))
     if workers < 2 or not parallel or in_parallel_part():
         return [fn(item) for item in items]
     results = [None] * len(items)

@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def policy():
     """Restore the cap, the policy switch and the guard's state after a test."""
     cap, auto, guard = threads.get_num_threads(), threads.AUTO, dict(threads._guard)
-    threads._guard.update(next=float("inf"), contended=False)  # no windows of the real host
+    threads._guard.update(next=float("inf"), free=None)  # no windows of the real host
     yield threads
     threads._guard.update(guard)
     threads.set_policy(auto)
@@ -110,32 +110,34 @@ def test_matmul_shapes_match_numpy(policy):
         xp.matmul(np.ones((2, 3), "float32"), np.ones((4, 2), "float32"))
 
 
-def _sample(t, run_ms, wait_ms, idle, total, ncpu=2):
-    return (t, run_ms * 1e6, wait_ms * 1e6, idle, total, ncpu)
+def _sample(t, cpu_s, busy, total, ncpu=2):
+    return (t, cpu_s, busy, total, ncpu)
 
 
-def test_decide_windows(policy):
-    threads._guard["contended"] = False
-    base = _sample(0.0, 0, 0, 0, 0)
-    assert threads._decide(base, _sample(0.25, 150, 100, 0, 50))      # waited 40%
-    assert not threads._decide(base, _sample(0.25, 240, 10, 0, 50))   # 4%
-    assert not threads._decide(base, _sample(0.25, 10, 10, 0, 50))    # too little activity
-    threads._guard["contended"] = True  # single-threaded now: leave when a core is free
-    assert not threads._decide(base, _sample(0.25, 240, 0, 25, 50))   # 1 of 2 cores idle
-    assert threads._decide(base, _sample(0.25, 240, 0, 5, 50))        # 0.2 cores idle
+def test_free_cores_windows():
+    base = _sample(0.0, 0.0, 0, 0)
+    # 1 s on 2 CPUs (200 jiffies): we used 1 core and the CPUs were fully busy -> 1 free
+    assert threads._free_cores(base, _sample(1.0, 1.0, 200, 200)) == 1
+    # we used 2 cores (BLAS workers included), fully busy: nobody else -> 2 free
+    assert threads._free_cores(base, _sample(1.0, 2.0, 200, 200)) == 2
+    # others used 0.3 of a core: rounds to 2 free
+    assert threads._free_cores(base, _sample(1.0, 1.0, 130, 200)) == 2
+    # others used 1.8 cores: at least 1
+    assert threads._free_cores(base, _sample(1.0, 0.2, 200, 200)) == 1
+    assert threads._free_cores(base, _sample(1.0, 0.0, 40, 200, ncpu=4)) == 3  # 4 - 0.8
+    assert threads._free_cores(base, _sample(0.05, 0.0, 10, 10)) is None  # too short
 
 
 @needs_blas
-def test_guard_drops_to_one_thread_and_back(policy, monkeypatch):
+def test_guard_drops_to_free_cores_and_back(policy, monkeypatch):
     threads.set_num_threads(2)
-    samples = iter([_sample(0.0, 0, 0, 0, 0), _sample(1.0, 100, 200, 0, 200),
-                    _sample(2.0, 200, 200, 100, 400)])
+    samples = iter([_sample(0.0, 0.0, 0, 0), _sample(1.0, 1.0, 200, 200),
+                    _sample(2.0, 2.0, 300, 400)])
     monkeypatch.setattr(threads, "_sample", lambda: next(samples))
-    monkeypatch.setattr(threads._local, "window", None, raising=False)
-    threads._guard.update(next=0.0, contended=False)
+    threads._guard.update(next=0.0, free=None, last=None)
     threads.poll()  # the first window opens
     threads._guard["next"] = 0.0
-    threads.poll()  # waited 2/3 of its runnable time: contended
+    threads.poll()  # another process took a core: contended
     threads._guard["next"] = float("inf")  # no further windows until the test says
     assert threads.contended() and threads.blas_num_threads() == 2  # left alone outside
     assert threads.gemm_threads(1e12) == 1
@@ -148,7 +150,7 @@ def test_guard_drops_to_one_thread_and_back(policy, monkeypatch):
                               range(4))
     assert len(set(names)) == 1  # the pool stays out while contended
     threads._guard["next"] = 0.0
-    threads.poll()  # half the cores idle: back to the cap
+    threads.poll()  # the others went away (ours: 1 core of the 1.0 busy): back to the cap
     threads._guard["next"] = float("inf")
     assert not threads.contended()
     xp.matmul(big, big)
@@ -157,7 +159,7 @@ def test_guard_drops_to_one_thread_and_back(policy, monkeypatch):
 
 def test_guard_off_without_proc(policy, monkeypatch):
     monkeypatch.setattr(threads, "_sample", lambda: None)
-    threads._guard.update(next=0.0, contended=False)
+    threads._guard.update(next=0.0, free=None)
     threads.set_num_threads(2)
     threads.poll()
     assert threads._guard["next"] == float("inf") and not threads.contended()
