@@ -106,9 +106,9 @@ class Accuracy(Metric):
         >>> y = paddle.to_tensor(np.array([[0], [1], [2], [3]]))
         >>> m = paddle.metric.Accuracy()
         >>> m.update(m.compute(x, y))
-        0.75
+        np.float64(0.75)
         >>> m.accumulate()
-        0.75
+        np.float64(0.75)
     """
 
     def __init__(self, topk: Sequence[int] = (1,), name: str | None = None, *args: Any,
