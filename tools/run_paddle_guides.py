@@ -15,7 +15,12 @@ the output folder, never in this repository.
 sampan (`python -m sampan` with this checkout on PYTHONPATH), in a fresh temporary folder.
 `compare` compares each cell's stdout with run_paddle_docs' rules (numbers within rtol 1e-3 /
 atol 1e-5; spacing ignored; once a cell draws random numbers, later cells are compared by
-their text skeleton only) and classifies each page by its first differing cell.
+their text skeleton only: `random`, or `random-format` when even the text differs, which is
+shown but not counted) and classifies each page by its first differing cell: `error` (sampan
+raised where Paddle did not), `format`, `values`, `timeout`/`missing`; `paddle-error` cells
+(Paddle itself failed: GPU-only code, typos in the page, missing downloads) do not count.
+Wall-clock figures (`12ms/step`, `ETA`), the progress bar's backspaces and each run's
+temporary folder are normalised away; cells printing `paddle.__version__` are `version`.
 
 There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS below):
   * vision.datasets.MNIST / FashionMNIST / Cifar10 / Cifar100 read tiny synthetic files written
@@ -390,7 +395,7 @@ def compare_cell(code_so_far: str, pd: str, sp: str, code: str = "") -> str:
     if "__version__" in code:  # sampan's own version number is printed: not a difference
         return "version" if kp == ks else "format"
     if RANDOM_CODE.search(code_so_far) or re.search(r"\b(fit|train|step)\b", code_so_far):
-        return "random" if kp == ks else "format"
+        return "random" if kp == ks else "random-format"
     return "values" if kp == ks else "format"
 
 
