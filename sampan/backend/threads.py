@@ -144,23 +144,28 @@ def blas_num_threads():
 
 
 def _pin(n: int):
-    """Enter a pin of OpenBLAS to n threads; returns the token that _unpin takes."""
+    """Enter a pin of OpenBLAS to n threads; returns the token that _unpin takes. While pins
+    are active the count in force is the last one's, so only the first pin reads OpenBLAS
+    (a ctypes call costs ~0.5 us: GEMM-sized pins must stay cheap)."""
     global _pin_prev
     token = [n]  # identity marks this entry in the active list
     with _pin_lock:
-        if not _pin_active:
-            _pin_prev = _BLAS[0]()
+        if _pin_active:
+            now = _pin_active[-1][0]
+        else:
+            now = _pin_prev = _BLAS[0]()
         _pin_active.append(token)
-        if _BLAS[0]() != n:
+        if now != n:
             _BLAS[1](n)
     return token
 
 
 def _unpin(token) -> None:
     with _pin_lock:
+        now = _pin_active[-1][0]
         del _pin_active[next(i for i, t in enumerate(_pin_active) if t is token)]
         want = _pin_active[-1][0] if _pin_active else _pin_prev
-        if _BLAS[0]() != want:
+        if now != want:
             _BLAS[1](want)
 
 
@@ -336,12 +341,16 @@ def in_parallel_part() -> bool:
 
 def run_parts(fn, items, parallel: bool = True) -> list:
     """[fn(item) for item in items], spread over num_workers() threads (see module doc);
-    `parallel=False` runs them in order on the calling thread."""
+    `parallel=False` runs them in order on the calling thread. While the contention guard
+    holds the process under its cap, fewer workers (or only the caller) take part, the
+    parts still run as parts (BLAS pinned to one thread, nested calls in place)."""
     items = list(items)
-    poll()
-    workers = min(_baseline() if contended() else _workers, len(items))
+    workers = min(_workers, len(items))
     if workers < 2 or not parallel or in_parallel_part():
         return [fn(item) for item in items]
+    poll()
+    if contended():
+        workers = min(workers, _baseline())
     results = [None] * len(items)
     order = iter(range(len(items)))
     lock = threading.Lock()
