@@ -42,6 +42,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -348,6 +349,8 @@ def run_page(lib: str, name: str, entry: dict, out: str, limit: float, paddle: s
         stdout = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
             else (e.stdout or "")
         stderr, status = "", "timeout"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     times = [float(t) for t in re.findall(r"@@CELLTIME@@ \d+ ([\d.]+)", stderr)]
     return {"status": status, "seconds": round(time.monotonic() - t0, 1),
             "cells": _cells_out(stdout), "cell_seconds": times, "stderr": stderr[-6000:]}
