@@ -10,6 +10,7 @@ import inspect
 import weakref
 
 from ..framework import dtype as _dt
+from ..framework.param_attr import ParamAttr
 from ..initializer import Initializer, create_parameter as eager_create_parameter
 from ..initializer.parameter import check_shape, choose_initializer
 from ..ops.opdef import REGISTRY
@@ -135,6 +136,11 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False,
     api = "paddle.static.create_parameter"
     dims = check_shape(api, shape)
     dtype = _dt.convert_dtype(dtype)
+    if attr is not None and not hasattr(attr, "name"):   # str, Initializer; else TypeError
+        attr = ParamAttr._to_attr(attr)
+    if default_initializer is not None and not callable(default_initializer):
+        raise TypeError(f"{api}: default_initializer must be an Initializer, got "
+                        f"{type(default_initializer).__name__}")
     init = choose_initializer(api, dtype, getattr(attr, "initializer", None), is_bias,
                               default_initializer)
     name = (getattr(attr, "name", None) or name or
