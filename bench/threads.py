@@ -3,7 +3,7 @@
     python bench/threads.py gemm  [--rounds 5] [--quiet-only|--contended-only]
     python bench/threads.py steps [--rounds 6] [--only lenet,mlp,resnet20]
     python bench/threads.py switch
-    taskset -c 0,1 python bench/threads.py all   # a quiet 2-core slice of a bigger machine
+    taskset -c 0,1 python bench/threads.py all   # a 2-core slice of a bigger machine
 
 - `gemm`: float32 GEMMs (square M=N=K 16..1024 and the models' skinny shapes) with OpenBLAS
   pinned to 1 and to 2 threads, ABBA-interleaved in one process; median wall and process CPU
@@ -18,8 +18,10 @@
   after a 1-thread stretch (workers asleep).
 
 "contended" runs start a competitor, a `python -c` loop spinning (one core's worth of load;
-it stops itself after 15 minutes), and kill it at the end (SIGTERM included); "quiet" runs have none (the host's own
-load still counts: note it). Nothing here is asserted: numbers go to bench/RESULTS.md.
+it stops itself after 15 minutes), and kill it at the end (SIGTERM included); "quiet" runs
+have none (the host's own load still counts: note it). Nothing here is asserted: numbers go
+to bench/RESULTS.md ("#16 round 4: threads (S3)"). On a bigger machine, `taskset -c 0,1`
+emulates 2 cores (the competitor inherits the affinity).
 """
 from __future__ import annotations
 
@@ -160,7 +162,8 @@ def switch_cost() -> None:
             np.matmul(a, a)
             warm.append(time.perf_counter() - t0)
         print(f"256^3 at 2 threads after {idle * 1e3:.0f} ms idle: first "
-              f"{statistics.median(firsts) * 1e6:.0f} us, next {statistics.median(warm) * 1e6:.0f} us")
+              f"{statistics.median(firsts) * 1e6:.0f} us, "
+              f"next {statistics.median(warm) * 1e6:.0f} us")
     put(2)
 
 

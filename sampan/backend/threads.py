@@ -1,22 +1,28 @@
-"""Kernel-level threads: a small worker pool plus a BLAS thread-count guard.
+"""Kernel-level threads: the thread cap, a small worker pool, BLAS thread pins, and the one
+thread policy of sampan's CPU kernels (docs/performance.md; measurements: bench/threads.py).
 
 Convolutions of small images are many small GEMMs; OpenBLAS spreads each of them over its
 threads without any wall-time gain. Running independent parts of such a kernel (batch
 chunks) on Python threads instead -- NumPy releases the GIL in matmul and in copies -- with
 BLAS pinned to one thread while they run does use the second core.
 
-- `num_workers()`: the worker count, min(os.cpu_count(), BLAS threads at import); the
-  environment variable SAMPAN_NUM_THREADS overrides it; 1 disables the pool. Without a BLAS
-  thread control found (not an OpenBLAS build of NumPy) the default is 1, because workers
-  running next to a multi-threaded BLAS would oversubscribe the cores.
+- The cap: `set_num_threads(n)` (`paddle.base.core.set_num_threads`) / `get_num_threads()`;
+  at import SAMPAN_NUM_THREADS, else `default_num_threads()` = min(CPUs of the affinity,
+  OpenBLAS's count at import). It sets OpenBLAS's count and the pool's worker count.
+  Without a BLAS thread control found (not an OpenBLAS build of NumPy) the default is 1,
+  because workers running next to a multi-threaded BLAS would oversubscribe the cores.
+- `matmul(a, b, out)`: np.matmul for the NumPy backend's `xp.matmul`, with the policy:
+  GEMMs under SERIAL_GEMM_FLOPS that OpenBLAS would split run on one thread, and while the
+  contention guard (`poll`) sees other processes on our CPUs every GEMM runs on the cores
+  they leave free. `set_policy(False)` turns both off (benchmarks).
 - `blas_threads(n)`: context pinning OpenBLAS to n threads and restoring the previous count
-  on exit. The count is process-wide: overlapping guards (nested, or on several Python
+  on exit. The count is process-wide: overlapping pins (nested, or on several Python
   threads) leave the latest active one in force, and the last exit restores the count from
   before the first, so the user's setting is never left changed.
 - `run_parts(fn, items)`: [fn(item) for item in items], spread over the workers (the
-  calling thread takes part) with BLAS pinned to one thread. Items are handed out in order
-  as workers free up; results come back in item order. Calls made from inside a part run
-  serially, so kernels may nest freely.
+  calling thread takes part; fewer while contended) with BLAS pinned to one thread. Items
+  are handed out in order as workers free up; results come back in item order. Calls made
+  from inside a part run serially, so kernels may nest freely.
 
 The OpenBLAS handles come from the loaded library (/proc/self/maps on Linux, else the
 libraries shipped in NumPy's wheel, else threadpoolctl if it happens to be installed).
