@@ -222,7 +222,7 @@ class StaticFunction:
                 spec = _as_spec(given[i])
                 _check_compatible(self._function, i, spec, t)
             else:
-                spec = InputSpec(t.shape, t.dtype)
+                spec = InputSpec(t.shape, t.dtype, stop_gradient=bool(t.stop_gradient))
             specs.append(spec)
         spec_args, spec_kwargs = unflatten(tree, specs)
         return tensors, spec_args, spec_kwargs
