@@ -230,7 +230,7 @@ def _baseline() -> int:
     return min(_cap, _guard["free"]) if contended() else _cap
 
 
-def _set_baseline() -> None:
+def _apply_cap() -> None:
     """Put OpenBLAS at the cap (or make the last active guard restore it)."""
     global _pin_prev
     if _BLAS is None:
@@ -305,7 +305,7 @@ def set_policy(auto: bool, guard: bool = True) -> None:
 def _refresh() -> None:
     global _auto_blas
     _auto_blas = AUTO and _BLAS is not None and _cap > 1
-    _set_baseline()
+    _apply_cap()
 
 
 def matmul(a, b, out=None):
