@@ -28,7 +28,7 @@ ROOMS = [
     ["optimizer"],
     ["io", "reader"],
     ["metric", "hapi", "callbacks", "vision", "text", "amp", "quantization", "profiler",
-     "distribution", "incubate", "utils"],
+     "distribution", "incubate", "utils", "geometric"],
     ["inference", "onnx", "distributed"],
     ["serving"],
     # the public face: re-exports and compatibility layers over everything

@@ -14,6 +14,7 @@ from . import metric_ops, print_op, py_func  # noqa: F401
 from . import run_program  # noqa: F401
 from . import bitshift  # noqa: F401
 from . import random_dist  # noqa: F401
+from . import graph_sample  # noqa: F401
 from . import vision_det, vision_roi, vision_yolo  # noqa: F401
 from . import text_ops  # noqa: F401
 from . import math_igamma  # noqa: F401
