@@ -69,7 +69,8 @@ def generate(key: str) -> str:
 
             >>> import paddle
             >>> with paddle.utils.unique_name.guard():
-            ...     print(paddle.utils.unique_name.generate('fc'), paddle.utils.unique_name.generate('fc'))
+            ...     names = [paddle.utils.unique_name.generate('fc') for _ in range(2)]
+            >>> print(*names)
             fc_0 fc_1
     """
     return generator(key)
