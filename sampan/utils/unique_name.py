@@ -65,13 +65,11 @@ def generate(key: str) -> str:
         str: ``prefix + key + '_' + N``, N counting up from 0 per key in the current namespace.
 
     Examples:
-        .. code-block:: python
-
-            >>> import paddle
-            >>> with paddle.utils.unique_name.guard():
-            ...     names = [paddle.utils.unique_name.generate('fc') for _ in range(2)]
-            >>> print(*names)
-            fc_0 fc_1
+        >>> import sampan as paddle
+        >>> with paddle.utils.unique_name.guard():
+        ...     names = [paddle.utils.unique_name.generate('fc') for _ in range(2)]
+        >>> print(*names)
+        fc_0 fc_1
     """
     return generator(key)
 
@@ -106,17 +104,15 @@ def switch(new_generator=None, new_para_name_checker=None) -> tuple:
         tuple: the previous (UniqueNameGenerator, DygraphParameterNameChecker).
 
     Examples:
-        .. code-block:: python
-
-            >>> import paddle
-            >>> with paddle.utils.unique_name.guard():
-            ...     name1 = paddle.utils.unique_name.generate('fc')
-            ...     old_gen, old_checker = paddle.utils.unique_name.switch()
-            ...     name2 = paddle.utils.unique_name.generate('fc')
-            ...     _ = paddle.utils.unique_name.switch(old_gen, old_checker)
-            ...     name3 = paddle.utils.unique_name.generate('fc')
-            >>> print(name1, name2, name3)
-            fc_0 fc_0 fc_1
+        >>> import sampan as paddle
+        >>> with paddle.utils.unique_name.guard():
+        ...     name1 = paddle.utils.unique_name.generate('fc')
+        ...     old_gen, old_checker = paddle.utils.unique_name.switch()
+        ...     name2 = paddle.utils.unique_name.generate('fc')
+        ...     _ = paddle.utils.unique_name.switch(old_gen, old_checker)
+        ...     name3 = paddle.utils.unique_name.generate('fc')
+        >>> print(name1, name2, name3)
+        fc_0 fc_0 fc_1
     """
     global generator, dygraph_parameter_name_checker
     if isinstance(new_generator, tuple) and new_para_name_checker is None:
@@ -138,15 +134,13 @@ def guard(new_generator=None):
             prefix of every name generated in the block. Default None: no prefix.
 
     Examples:
-        .. code-block:: python
-
-            >>> import paddle
-            >>> with paddle.utils.unique_name.guard('A'):
-            ...     name_1 = paddle.utils.unique_name.generate('fc')
-            >>> with paddle.utils.unique_name.guard('B'):
-            ...     name_2 = paddle.utils.unique_name.generate('fc')
-            >>> print(name_1, name_2)
-            Afc_0 Bfc_0
+        >>> import sampan as paddle
+        >>> with paddle.utils.unique_name.guard('A'):
+        ...     name_1 = paddle.utils.unique_name.generate('fc')
+        >>> with paddle.utils.unique_name.guard('B'):
+        ...     name_2 = paddle.utils.unique_name.generate('fc')
+        >>> print(name_1, name_2)
+        Afc_0 Bfc_0
     """
     if isinstance(new_generator, bytes):
         new_generator = new_generator.decode()
