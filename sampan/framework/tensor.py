@@ -266,8 +266,11 @@ class Tensor:
     def value(self) -> "Tensor":
         return self
 
-    def get_tensor(self) -> "Tensor":
-        return self
+    def get_tensor(self):
+        """The DenseTensor holding this tensor's data (Paddle's low-level view:
+        set(array, place), shape(), _dtype(); prints as Paddle's DenseTensor)."""
+        from .dense_tensor import DenseTensorHolder
+        return DenseTensorHolder(self)
 
     def cpu(self) -> "Tensor":
         """This tensor on the CPU (itself when it is there already)."""
