@@ -229,6 +229,7 @@ class DataParallel(Layer):
             for k, p in enumerate(bucket.params):
                 p._grad = wrap(flat[bucket.offsets[k]:bucket.offsets[k + 1]]
                                .reshape(p._data.shape))
+                p._grad.stop_gradient = False   # as any .grad after backward (Paddle)
             bucket.reset()
         self._expected, self._ready, self._next = set(), set(), 0
 

@@ -129,6 +129,7 @@ def test_bucket_all_reduce_starts_during_backward_in_reverse_order(twin):
     _loss(ref).backward()
     for p, q in zip(dp.parameters(), ref.parameters()):
         np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-6)
+        assert p.grad.stop_gradient is False is q.grad.stop_gradient   # as Paddle's .grad
 
 
 def test_accumulation_and_no_sync_on_twin_ranks(twin):
