@@ -125,7 +125,7 @@ in_dygraph_mode = in_dynamic_mode
 _LAZY = ("io", "nn", "optimizer", "static", "regularizer", "metric", "vision",
          "jit", "amp", "hapi", "incubate", "distributed", "inference", "onnx", "callbacks",
          "fft", "signal", "base", "reader", "pir_utils", "distribution", "text",
-         "quantization", "profiler", "sparse", "compat", "geometric")
+         "quantization", "profiler", "sparse", "compat", "geometric", "cuda")
 # (heavier rooms load on first use so `import sampan` stays fast)
 # nn.functional names Paddle 3.x also exports at the top level (paddle.conv2d, ...)
 _LAZY_FUNCTIONAL = ("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_norm",

@@ -16,7 +16,7 @@ ROOMS = [
     ["framework", "backend", "utils.unique_name"],
     ["ops"],
     ["autograd"],
-    ["tensor", "sparse", "linalg", "fft", "signal", "device", "compat"],
+    ["tensor", "sparse", "linalg", "fft", "signal", "device", "compat", "cuda"],
     ["initializer"],
     ["static"],
     ["jit"],
