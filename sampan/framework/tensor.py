@@ -34,6 +34,7 @@ class Tensor:
     _hooks = None       # gradient hooks (list) or None
     _retain = False     # keep .grad on a non-leaf (retain_grads)
     _name = None
+    _blank = None       # the placeholder array of a created, not yet filled tensor
     __array_priority__ = 100  # numpy defers `ndarray op Tensor` to our reflected operators
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient: bool = True,
@@ -171,6 +172,8 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
+        if not self._is_initialized():
+            return "Tensor(Not initialized)"
         from .printing import tensor_repr
         return tensor_repr(self)
 
@@ -261,7 +264,8 @@ class Tensor:
         return self
 
     def _is_initialized(self) -> bool:
-        return True
+        """False for a created tensor (Layer.create_tensor) until a value is put in it."""
+        return self._blank is None or self._blank is not self._data
 
     def value(self) -> "Tensor":
         return self
@@ -378,6 +382,11 @@ class Parameter(Tensor):
 
     def __init__(self, data=None, dtype=None, name=None, trainable: bool = True, shape=None,
                  **kwargs):
+        if isinstance(dtype, bool):  # Paddle 3.x's nn.Parameter(data, requires_grad)
+            kwargs.setdefault("requires_grad", dtype)
+            dtype = None
+        if "requires_grad" in kwargs:
+            trainable = bool(kwargs.pop("requires_grad"))
         if shape is not None and data is None:  # Paddle's EagerParamBase(shape, dtype, ...)
             data = np.zeros([int(d) for d in shape], dtype=_dt.convert_dtype(
                 dtype or _dt.default_float()).np)
@@ -512,7 +521,7 @@ def _has_numpy_float64(data) -> bool:
 def is_variable(value) -> bool:
     """Whether `value` is a static-graph Variable (it marks itself with `_is_variable`:
     `framework` cannot import `static`). The one such test; use it instead of getattr."""
-    return bool(getattr(value, "_is_variable", False))
+    return not isinstance(value, type) and bool(getattr(value, "_is_variable", False))
 
 
 def is_tensor_or_variable(value) -> bool:

@@ -18,5 +18,9 @@ from .layer.rnn import *  # noqa: F401,F403
 from .layer.transformer import *  # noqa: F401,F403
 from .layer.vision import *  # noqa: F401,F403
 
+from .layer.pad3 import *  # noqa: F401,F403,E402  (Paddle 3.x fixed-mode pad layers)
+from .layer.param_dict import ParameterDict  # noqa: F401,E402
+from .compat3 import *  # noqa: F401,F403,E402  (Paddle 3.x's PyTorch-style spellings)
+
 from .layer import param_alias as _param_alias  # noqa: E402
 _param_alias.install(globals())  # Paddle 3.3.1's alias keywords on layers (eps=, input=, ...)
