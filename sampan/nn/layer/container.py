@@ -61,6 +61,33 @@ class Sequential(Layer):
     def __iter__(self):
         return iter(self._sub_layers.values())
 
+    def append(self, module: Layer) -> "Sequential":
+        """Adds `module` at the end, named by its position (Paddle 3.x)."""
+        self.add_sublayer(str(len(self)), module)
+        return self
+
+    def insert(self, index: int, module: Layer) -> "Sequential":
+        """Inserts `module` before position `index` (-len <= index <= len); the layers are
+        named by position, so the ones after it are renamed one up."""
+        if not isinstance(module, Layer):
+            raise AssertionError(
+                f"Sequential.insert: module should be a Layer, got {type(module).__name__}")
+        n = len(self)
+        if not isinstance(index, int) or not -n <= index <= n:
+            raise IndexError(f"Sequential.insert: index {index} is out of range for {n} layers")
+        values = list(self._sub_layers.values())
+        values.insert(index + n if index < 0 else index, module)
+        self._sub_layers.clear()
+        for i, layer in enumerate(values):
+            self._sub_layers[str(i)] = layer
+        return self
+
+    def extend(self, sequential: Iterable[Layer]) -> "Sequential":
+        """Appends every layer of `sequential` in order."""
+        for layer in sequential:
+            self.append(layer)
+        return self
+
     def forward(self, input):
         for layer in self._sub_layers.values():
             input = layer(input)
