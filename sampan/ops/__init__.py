@@ -24,3 +24,4 @@ from . import ps  # noqa: F401
 from . import heter  # noqa: F401  (the heterogeneous PS's send_and_recv)
 from . import sequence  # noqa: F401  (LoD sequence ops; + sequence_rows)
 from . import runtime_dims  # noqa: F401  (full, random and reshape with run-time dims)
+from . import linalg_exp  # noqa: F401  (matrix_exp)

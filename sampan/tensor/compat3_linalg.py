@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math as _math
 
+from ..framework.flags import in_dynamic_mode
+from ..framework.tensor import is_tensor_or_variable
+from ..ops.dispatch import call
 from . import creation, linalg, manipulation, math, random, search, stat
 
 
@@ -39,44 +42,107 @@ def histogram_bin_edges(input, bins: int = 100, min: float = 0.0, max: float = 0
     return creation.linspace(lo, hi, int(bins) + 1, dtype=dtype)
 
 
-def _dd_edges(x, bins, ranges) -> list:
-    n_dim = x.shape[1]
-    if isinstance(bins, int):
-        bins = [bins] * n_dim
+class _HistArgError(AssertionError, ValueError):
+    """Paddle asserts these histogramdd argument rules; ValueError is the natural kind."""
+
+
+def _dd_check(x, ranges, density, weights) -> None:
+    """Paddle's argument checks, in its order (before any value is read)."""
+    if not isinstance(density, bool):
+        raise TypeError(f"histogramdd: density must be a bool, got {type(density).__name__}")
+    if len(x.shape) < 2:
+        raise _HistArgError(f"histogramdd: x must have at least 2 dims ([N, D] points), got "
+                            f"shape {list(x.shape)}")
+    # NOTE: as in Paddle, the float-only rule is checked while a Program is built; eager
+    # mode also bins integer points (edges and counts of x's dtype).
+    if not in_dynamic_mode() and x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"histogramdd: x must be float32 or float64, got {x.dtype.name}")
+    if weights is not None:
+        w_shape = list(weights.shape)  # AttributeError for a non-Tensor, as in Paddle
+        if w_shape != list(x.shape[:-1]):
+            raise _HistArgError(f"histogramdd: weights must have x's shape without its last "
+                                f"dim, {list(x.shape[:-1])}, got {w_shape}")
+        if weights.dtype != x.dtype:
+            raise _HistArgError(f"histogramdd: weights must have x's dtype {x.dtype.name}, "
+                                f"got {weights.dtype.name}")
+    if ranges is not None:
+        if not isinstance(ranges, (list, tuple)):
+            raise TypeError(f"histogramdd: ranges must be a list or tuple, got "
+                            f"{type(ranges).__name__}")
+        if len(ranges) != 2 * x.shape[-1]:
+            raise _HistArgError(f"histogramdd: the length of ranges must be "
+                                f"{2 * x.shape[-1]}, got {len(ranges)}")
+
+
+def _dd_bins(bins, n_dim: int) -> list:
+    if isinstance(bins, int) and not isinstance(bins, bool):
+        return [bins] * n_dim
+    if not isinstance(bins, (list, tuple)):
+        raise ValueError(f"histogramdd: bins must be an int, a list of ints or a tuple of "
+                         f"Tensors, got {type(bins).__name__}")
     if len(bins) != n_dim:
-        raise ValueError(f"histogramdd: the length of bins must be {n_dim} (the last dim of x) "
-                         f"when bins is a list, got {len(bins)}")
-    if ranges is not None and len(ranges) != 2 * n_dim:
-        raise ValueError(f"histogramdd: the length of ranges must be {2 * n_dim}, got "
-                         f"{len(ranges)}")
-    edges = []
+        raise _HistArgError(f"histogramdd: the length of bins must be {n_dim} (the last dim "
+                            f"of x), got {len(bins)}")
     for d, b in enumerate(bins):
-        if hasattr(b, "shape"):  # explicit, increasing edges for this dim
-            edges.append(manipulation.cast(b, x.dtype))
-            continue
-        if isinstance(b, bool) or not isinstance(b, int) or b < 1:
+        if not hasattr(b, "shape") and (isinstance(b, bool) or not isinstance(b, int)
+                                        or b < 1):
             raise ValueError(f"histogramdd: bins[{d}] must be a positive int or a Tensor of "
                              f"edges, got {b!r}")
-        if ranges is None:
-            col = x[:, d]
-            lo, hi = (_to_float(stat.min(col)), _to_float(stat.max(col))) if x.shape[0] \
-                else (0.0, 0.0)
+    return list(bins)
+
+
+def _dd_edges(x, bins, ranges) -> list:
+    """Per-dim edges. Without ranges they span the column's min..max as Tensors, so a
+    Program being built computes them when it runs."""
+    edges = []
+    for d, b in enumerate(_dd_bins(bins, x.shape[1])):
+        if hasattr(b, "shape"):  # explicit, increasing edges for this dim
+            edges.append(_edge_tensor(b, d, x.dtype))
+        elif ranges is not None:
+            edges.append(creation.linspace(float(ranges[2 * d]), float(ranges[2 * d + 1]),
+                                           b + 1, dtype=x.dtype))
+        elif x.shape[0] == 0:
+            edges.append(creation.linspace(0.0, 0.0, b + 1, dtype=x.dtype))
         else:
-            lo, hi = float(ranges[2 * d]), float(ranges[2 * d + 1])
-        edges.append(creation.linspace(lo, hi, b + 1, dtype=x.dtype))
+            col = x[:, d]
+            edges.append(_spaced(stat.min(col), stat.max(col), b))
     return edges
+
+
+def _edge_tensor(b, d: int, dtype):
+    b = b if is_tensor_or_variable(b) else creation.to_tensor(b)
+    if not in_dynamic_mode() and b.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"histogramdd: bins[{d}] must be float32 or float64 edges, got "
+                        f"{b.dtype.name}")
+    if b.dtype != dtype:
+        raise _HistArgError(f"histogramdd: bins[{d}] must have x's dtype {dtype.name}, got "
+                            f"{b.dtype.name}")
+    return b
+
+
+def _spaced(lo, hi, num: int):
+    """`num + 1` evenly spaced values from the 0-D Tensors lo to hi, the last one exactly hi
+    (integer lo/hi: computed in float64 and truncated, as paddle.linspace does)."""
+    dtype = lo.dtype
+    if dtype.kind != "f":
+        lo, hi = manipulation.cast(lo, "float64"), manipulation.cast(hi, "float64")
+    steps = creation.arange(num, dtype=lo.dtype)
+    body = lo + steps * ((hi - lo) / num)
+    return manipulation.cast(manipulation.concat([body, manipulation.reshape(hi, [1])]), dtype)
 
 
 def histogramdd(x, bins=10, ranges=None, density: bool = False, weights=None, name=None):
     """Multidimensional histogram of the points x [..., D] (the last dim holds coordinates).
 
     Args:
-        x (Tensor): points; all leading dims are flattened to N points of D coordinates.
-        bins (int|list[int]|list[Tensor], optional): bins per dim (equal widths over the
+        x (Tensor): float32/float64 points; all leading dims are flattened to N points of D
+            coordinates.
+        bins (int|list[int]|tuple[Tensor], optional): bins per dim (equal widths over the
             range), or per-dim increasing edges. Default 10.
         ranges (list[float], optional): [lo0, hi0, lo1, hi1, ...]; default each dim's min/max.
         density (bool, optional): normalise so the histogram integrates to 1 over the bins.
-        weights (Tensor, optional): one weight per point (x's leading shape).
+        weights (Tensor, optional): one weight per point (x's shape without its last dim),
+            of x's dtype.
 
     Returns:
         tuple: (hist Tensor of shape bins, list of D edge Tensors). Points outside the range
@@ -91,27 +157,24 @@ def histogramdd(x, bins=10, ranges=None, density: bool = False, weights=None, na
                [[0., 1.],
                 [2., 1.]])
     """
-    if len(x.shape) < 2:
-        raise ValueError(f"histogramdd: x must have at least 2 dims ([N, D] points), got "
-                         f"shape {list(x.shape)}")
+    _dd_check(x, ranges, density, weights)
     n_dim = x.shape[-1]
     pts = manipulation.reshape(x, [-1, n_dim])
     edges = _dd_edges(pts, bins, ranges)
     counts = [e.shape[0] - 1 for e in edges]
-    flat = creation.zeros([pts.shape[0]], dtype="int64")
-    inside = creation.ones([pts.shape[0]], dtype="bool")
+    flat, inside = None, None
     for d, e in enumerate(edges):
         col = pts[:, d]
         idx = search.searchsorted(e, col, right=True) - 1
         idx = math.clip(idx, min=0, max=counts[d] - 1)
         ok = (col >= e[0]) & (col <= e[-1])
-        inside = inside & ok
-        flat = flat * counts[d] + idx
-    w = creation.ones([pts.shape[0]], dtype=x.dtype) if weights is None else \
+        inside = ok if inside is None else inside & ok
+        flat = idx if flat is None else flat * counts[d] + idx
+    w = creation.ones_like(pts[:, 0]) if weights is None else \
         manipulation.reshape(weights, [-1])
     w = search.where(inside, w, creation.zeros_like(w))
     hist = search.bincount(flat, weights=manipulation.cast(w, "float64"),
-                         minlength=_math.prod(counts))
+                           minlength=_math.prod(counts))
     hist = manipulation.reshape(manipulation.cast(hist, w.dtype), counts)
     if density:
         hist = _density(hist, edges)
@@ -219,24 +282,27 @@ def cholesky_inverse(x, upper: bool = False, name=None):
 
 
 def matrix_exp(x, name=None):
-    """Matrix exponential of square x [..., n, n] by scaling and squaring with a Taylor sum.
+    """Matrix exponential of square x [..., n, n] (float32/float64), in eager and static mode.
 
-    NOTE: the number of squarings is chosen from x's values, so this runs eagerly.
+    Args:
+        x (Tensor): square matrices [..., n, n].
+        name (str, optional): unused; for API compatibility.
+
+    Returns:
+        Tensor: exp(x), the same shape and dtype as x.
+
+    Examples:
+        >>> import sampan as paddle
+        >>> x = paddle.to_tensor([[0., 1.], [0., 0.]])
+        >>> paddle.linalg.matrix_exp(x)
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 1.],
+                [0., 1.]])
     """
     if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(f"matrix_exp: x must be square matrices [..., n, n], got shape "
                          f"{list(x.shape)}")
-    norm = _to_float(stat.max(stat.sum(math.abs(x), axis=-1))) if x.size else 0.0
-    squarings = max(0, int(_math.ceil(_math.log2(norm))) + 1) if norm > 0.5 else 0
-    a = math.scale(x, 1.0 / 2 ** squarings)
-    eye = manipulation.expand(creation.eye(x.shape[-1], dtype=x.dtype), list(x.shape))
-    term, out = eye, eye
-    for k in range(1, 19):
-        term = math.scale(linalg.matmul(term, a), 1.0 / k)
-        out = out + term
-    for _ in range(squarings):
-        out = linalg.matmul(out, out)
-    return out
+    return call("matrix_exp", x)
 
 
 __all__ = ["histogram_bin_edges", "histogramdd"]
