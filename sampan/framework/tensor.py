@@ -396,8 +396,7 @@ class Parameter(Tensor):
             setattr(self, key, value)
 
     def __repr__(self) -> str:
-        from .printing import tensor_repr
-        return "Parameter containing:\n" + tensor_repr(self)
+        return "Parameter containing:\n" + Tensor.__repr__(self)
 
     __str__ = __repr__
 

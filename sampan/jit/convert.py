@@ -294,7 +294,9 @@ def convert_call(fn):
         return transform.convert_function(fn)
     if isinstance(fn, types.MethodType):
         owner = fn.__self__
-        if is_var(owner) and fn.__name__ in ("numpy", "item", "tolist"):
+        if is_var(owner) and fn.__name__ == "numpy":  # Paddle strips `.numpy()` calls
+            return lambda *args, **kwargs: owner     # from converted code: x.numpy() is x
+        if is_var(owner) and fn.__name__ in ("item", "tolist"):
             return _value_guard(fn)
         if is_var(owner) and fn.__name__ == "reshape":
             return functools.partial(_reshape(T.reshape), owner)

@@ -184,7 +184,7 @@ def test_numpy_on_variable_is_unsupported_with_location():
 
 
 def value_needed(x):
-    return x.numpy() + 1
+    return x.item() + 1
 
 
 def branch_types_differ(x):
@@ -195,7 +195,7 @@ def branch_types_differ(x):
 
 
 def test_unsupported_constructs():
-    with pytest.raises(Unsupported, match="numpy"):
+    with pytest.raises(Unsupported, match="item"):
         _trace(value_needed, ([1], "float32"))
     with pytest.raises(Unsupported, match="'tag'") as info:
         _trace(branch_types_differ, ([1], "float32"))
@@ -388,3 +388,25 @@ def test_locate_through_loop_body_and_callee():
     filename, lineno, line = errors.locate(info.value)
     assert (filename, line) == (__file__, "return y.reshape([5, 5])  # callee line")
     assert lineno == inspect.getsourcelines(_bad_callee)[1] + 1
+
+
+def numpy_of_var(x):
+    a = x.numpy()  # Paddle's converter strips `.numpy()`: `a` is x itself
+    return x * 2 + a
+
+
+def test_numpy_call_on_static_tensor_is_the_tensor():
+    f = paddle.jit.to_static(numpy_of_var, full_graph=True)
+    np.testing.assert_allclose(f(paddle.to_tensor([1.0, 2.0])).numpy(), [3.0, 6.0])
+    np.testing.assert_allclose(f(paddle.to_tensor([3.0, 2.0])).numpy(), [9.0, 6.0])
+
+
+def print_type_of_var(x):
+    print("kind", type(x))
+    return x + 1
+
+
+def test_print_of_a_variable_class_is_plain_text(capsys):
+    f = paddle.jit.to_static(print_type_of_var, full_graph=True)
+    np.testing.assert_allclose(f(paddle.to_tensor([1.0])).numpy(), [2.0])
+    assert "kind <class" in capsys.readouterr().out

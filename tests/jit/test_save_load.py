@@ -122,12 +122,12 @@ def test_save_plain_function_and_static_function(tmp_path):
 
 
 def _unconvertible(x):
-    return x * float(x.numpy().sum())
+    return x * float(np.sum(x))  # a numpy function on a static tensor
 
 
 def test_save_errors_write_nothing(tmp_path):
     path = str(tmp_path / "bad")
-    with pytest.raises(Exception, match=r"(?s)test_save_load\.py.*\d+.*x\.numpy\(\)"):
+    with pytest.raises(Exception, match=r"(?s)test_save_load\.py.*\d+.*np\.sum\(x\)"):
         paddle.jit.save(_unconvertible, path, input_spec=[InputSpec([2], "float32")])
     assert not os.listdir(tmp_path)
     with pytest.raises(ValueError, match="has not been run under to_static"):

@@ -151,9 +151,13 @@ class Layer:
 
     def create_variable(self, name: str | None = None, persistable: bool | None = None,
                         dtype=None) -> Tensor:
-        """An empty Tensor named after the layer (kept for API parity)."""
+        """An empty, not initialized Tensor named `<layer full name>.<name>` (a unique
+        `<layer full name>._generated_var_N` without `name`), to be filled later, e.g. by
+        paddle.assign(x, output=t); it prints as `Tensor(Not initialized)` until then."""
         t = Tensor(np.zeros((0,), dtype=_dt.convert_dtype(dtype or self._dtype).np))
-        t.name = name or unique_name.generate(f"{self._full_name}.var")
+        t._blank = t._data
+        t.name = (f"{self._full_name}.{name}" if name is not None else
+                  unique_name.generate(f"{self._full_name}._generated_var"))
         t.persistable = bool(persistable)
         return t
 
