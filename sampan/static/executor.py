@@ -33,6 +33,7 @@ from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from ..ops.devices import CPU_ONLY as _CPU_ONLY
 from .plan import Plan, compile_block as _compile
 from .program import Program, default_main_program
+from .scope_tensor import ScopeDenseTensor
 from .variable import check_feed_array
 from . import lod as _lod
 
@@ -82,11 +83,9 @@ class _ScopeVar:
         self._scope = scope
         self._name = name
 
-    def get_tensor(self) -> Tensor:
-        arr = self._scope._vars.get(self._name)
-        if arr is None:
-            raise ValueError(f"Scope: variable {self._name!r} holds no value yet")
-        return wrap(arr)
+    def get_tensor(self) -> ScopeDenseTensor:
+        """The variable's DenseTensor (empty, shape [0], until a value is set)."""
+        return ScopeDenseTensor(self._scope, self._name)
 
     def set(self, value, place=None) -> None:
         self._scope.set(self._name, value)

@@ -1,0 +1,40 @@
+"""scope.var(name).get_tensor(): Paddle's DenseTensor of a scope variable (set/read/print)."""
+import numpy as np
+
+import sampan as paddle
+from sampan.static import Scope, scope_guard, global_scope
+
+
+def test_set_through_get_tensor_then_find_var_reads_it():
+    scope = Scope()
+    with scope_guard(scope):
+        t = global_scope().var("data").get_tensor()
+        assert not t._is_initialized() and t.shape() == [0]
+        assert np.array(t).shape == (0,)
+        t.set(np.ones((2, 2)), paddle.CPUPlace())
+    assert t._is_initialized() and t.shape() == [2, 2] and t._dtype() == paddle.float64
+    np.testing.assert_array_equal(np.array(scope.find_var("data").get_tensor()), np.ones((2, 2)))
+    assert "data" not in global_scope()
+
+
+def test_earlier_handle_sees_later_set_and_prints_dense_tensor():
+    scope = Scope()
+    old = scope.var("w").get_tensor()
+    scope.var("w").get_tensor().set(np.arange(3, dtype="int32"), paddle.CPUPlace())
+    np.testing.assert_array_equal(old.numpy(), [0, 1, 2])
+    assert str(old).endswith("  - dtype: int32\n  - data: [0 1 2]")
+    assert scope.find_var("missing") is None
+
+
+def test_executor_reads_value_set_in_scope():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    from tests.static_util import static_guard
+    with static_guard(main, startup):
+        w = paddle.static.create_parameter([2], "float32", name="w_scope_t")
+        out = w * 2.0
+        exe = paddle.static.Executor()
+        scope = Scope()
+        exe.run(startup, scope=scope)
+        scope.var("w_scope_t").get_tensor().set(np.array([1.0, 3.0], "float32"), None)
+        res, = exe.run(main, fetch_list=[out], scope=scope)
+    np.testing.assert_allclose(res, [2.0, 6.0])
