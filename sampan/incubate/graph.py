@@ -29,7 +29,8 @@ def _reindex(x: np.ndarray, neighbors: np.ndarray, count: np.ndarray):
             index[int(v)] = len(out_nodes)
             out_nodes.append(v)
     src = np.array([index[int(v)] for v in neighbors], dtype=x.dtype)
-    dst = np.repeat(np.arange(len(count), dtype=x.dtype), count)
+    # count holds one block of len(x) entries per edge type: entry i belongs to x[i % len(x)]
+    dst = np.repeat(np.arange(len(count), dtype=x.dtype) % max(len(x), 1), count)
     return src, dst, np.array(out_nodes, dtype=x.dtype)
 
 
@@ -40,7 +41,9 @@ def graph_reindex(x: Tensor, neighbors: Tensor, count: Tensor, value_buffer=None
     Args:
         x (Tensor): the input (center) nodes, int32/int64.
         neighbors (Tensor): their sampled neighbours, concatenated.
-        count (Tensor): number of neighbours of each input node (sums to len(neighbors)).
+        count (Tensor): number of neighbours of each input node (sums to len(neighbors));
+            for several edge types, one block of len(x) counts per type, concatenated (as
+            `neighbors` is).
         value_buffer, index_buffer, flag_buffer_hashtable: GPU hashtable options, unused.
 
     Returns:
@@ -58,10 +61,11 @@ def graph_reindex(x: Tensor, neighbors: Tensor, count: Tensor, value_buffer=None
     api = "graph_reindex"
     xs, nb, cnt = (_int1d(api, "x", x), _int1d(api, "neighbors", neighbors),
                    _int1d(api, "count", count))
-    if cnt.shape[0] != xs.shape[0] or int(cnt.sum()) != nb.shape[0]:
+    n = xs.shape[0]
+    if cnt.shape[0] % max(n, 1) or int(cnt.sum()) != nb.shape[0]:
         raise ValueError(f"{api}: count (len {cnt.shape[0]}, sum {int(cnt.sum())}) must have "
-                         f"one entry per x ({xs.shape[0]}) summing to len(neighbors) "
-                         f"({nb.shape[0]})")
+                         f"one entry per x ({n}) for each edge type, summing to "
+                         f"len(neighbors) ({nb.shape[0]})")
     return tuple(T.to_tensor(a) for a in _reindex(xs, nb, cnt))
 
 
