@@ -39,9 +39,15 @@ def run_from_dataset(exe, api: str, program, dataset, scope, fetch_list, fetch_i
     for step, feed in enumerate(dataset._batches(), 1):
         outs = exe.run(program, feed=feed, fetch_list=fetch_list, scope=scope)
         if fetch_list and step % print_period == 0:
-            if fetch_handler is not None:
-                fetch_handler.handler(dict(zip(fetch_info, outs)))
-            else:
-                print(f"time: [{time.strftime('%Y-%m-%d %H:%M:%S')}], batch: [{step}], " +
-                      ", ".join(f"{n}[{np.size(v)}]:{np.asarray(v).ravel().tolist()}"
-                                for n, v in zip(fetch_info, outs)))
+            report_fetch(fetch_handler, fetch_info, outs, f"batch: [{step}], ")
+
+
+def report_fetch(fetch_handler, info: list, values: list, where: str = "") -> None:
+    """Hand fetched values to `fetch_handler.handler({name: value})`, or print them as
+    Paddle's trainers do: `time: [...], <where>name[size]:[values], ...`."""
+    if fetch_handler is not None:
+        fetch_handler.handler(dict(zip(info, values)))
+        return
+    print(f"time: [{time.strftime('%Y-%m-%d %H:%M:%S')}], {where}" +
+          ", ".join(f"{n}[{np.size(v)}]:{np.asarray(v).ravel().tolist()}"
+                    for n, v in zip(info, values)))

@@ -15,6 +15,7 @@ from ..ops.heter import get_heter_server
 from ..ops.opdef import REGISTRY
 from ..ops.optim import Update
 from . import executor as _executor
+from .dataset_run import report_fetch
 from .program import Operator, Program
 
 _CPU = "cpu"
@@ -333,7 +334,7 @@ def start_heter_trainer(exe, program=None, scope=None, debug: bool = False, fetc
         if debug:
             print(f"{api}: request {served} served in {time.perf_counter() - began:.6f} s")
         if fetch and served % print_period == 0:
-            _report(fetch_handler, info, outs)
+            report_fetch(fetch_handler, info, outs)
     return served
 
 
@@ -353,15 +354,6 @@ def _serve(exe, plan: HeterPlan, scope, server, source, request, fetch: list):
         return None
     server.reply(source, "ok", outs[:len(names)])
     return outs[len(names):]
-
-
-def _report(fetch_handler, info: list, values: list) -> None:
-    if fetch_handler is not None:
-        fetch_handler.handler(dict(zip(info, values)))
-    else:
-        print(f"time: [{time.strftime('%Y-%m-%d %H:%M:%S')}], " +
-              ", ".join(f"{n}[{np.size(v)}]:{np.asarray(v).ravel().tolist()}"
-                        for n, v in zip(info, values)))
 
 
 def make_trainer_program(program: Program, fetch_list=None) -> HeterPlan:
