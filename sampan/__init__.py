@@ -132,7 +132,17 @@ _LAZY_FUNCTIONAL = ("adaptive_avg_pool1d", "conv1d", "conv2d", "conv3d", "group_
                     "layer_norm")
 
 
+# Paddle 3.x top-level names that live in a lazily loaded room: name -> room
+_LAZY_NAMES = dict.fromkeys(("autocast", "is_autocast_enabled", "get_autocast_dtype",
+                             "get_autocast_cpu_dtype", "get_autocast_gpu_dtype"), "amp")
+
+
 def __getattr__(name: str):
+    if name in _LAZY_NAMES:
+        import importlib
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+        globals()[name] = value
+        return value
     if name == "Model":  # paddle.Model lives in hapi, which loads on first use
         from .hapi.model import Model
         globals()["Model"] = Model
