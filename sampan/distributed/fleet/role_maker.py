@@ -137,24 +137,24 @@ class PaddleCloudRoleMaker(RoleMakerBase):
             self._current_id = int(env.get("PADDLE_TRAINER_ID") or 0)
         elif training_role == "PSERVER":
             self._role = Role.SERVER
-            me = f"{env.get('POD_IP', '')}:{env.get('PADDLE_PORT', '')}"
-            if me not in self._server_endpoints:
-                raise ValueError(f"PaddleCloudRoleMaker: this server's POD_IP:PADDLE_PORT "
-                                 f"{me!r} is not in PADDLE_PSERVERS_IP_PORT_LIST "
-                                 f"{self._server_endpoints}")
-            self._current_id = self._server_endpoints.index(me)
+            self._current_id = _own_index(env, self._server_endpoints, "server",
+                                          "PADDLE_PSERVERS_IP_PORT_LIST")
         elif training_role == "HETER_TRAINER":
             self._role = Role.HETER_WORKER
-            me = f"{env.get('POD_IP', '')}:{env.get('PADDLE_PORT', '')}"
-            if me not in self._heter_endpoints:
-                raise ValueError(f"PaddleCloudRoleMaker: this heter worker's "
-                                 f"POD_IP:PADDLE_PORT {me!r} is not in "
-                                 f"PADDLE_ALL_HETER_TRAINER_IP_PORT_LIST "
-                                 f"{self._heter_endpoints}")
-            self._current_id = self._heter_endpoints.index(me)
+            self._current_id = _own_index(env, self._heter_endpoints, "heter worker",
+                                          "PADDLE_ALL_HETER_TRAINER_IP_PORT_LIST")
         else:
             raise ValueError(f"PaddleCloudRoleMaker: TRAINING_ROLE must be TRAINER or "
                              f"PSERVER (or HETER_TRAINER), got {training_role!r}")
+
+
+def _own_index(env, endpoints: list, role: str, variable: str) -> int:
+    """This process's index in `endpoints`, found by its POD_IP:PADDLE_PORT."""
+    me = f"{env.get('POD_IP', '')}:{env.get('PADDLE_PORT', '')}"
+    if me not in endpoints:
+        raise ValueError(f"PaddleCloudRoleMaker: this {role}'s POD_IP:PADDLE_PORT {me!r} is "
+                         f"not in {variable} {endpoints}")
+    return endpoints.index(me)
 
 
 class UserDefinedRoleMaker(RoleMakerBase):
