@@ -103,7 +103,10 @@ class ReshapeLike(OpDef):
     """Base of ops that only change the shape: the gradient is reshaped back to x's."""
 
     def vjp(self, ctx, g):
-        return (call("reshape", g, shape=list(ctx.x.shape)),)
+        shape = list(ctx.x.shape)
+        if shape.count(-1) > 1:  # a Program being built knows x's shape only when it runs
+            return (call("_reshape_like", g, ctx.x),)
+        return (call("reshape", g, shape=shape),)
 
 
 @register

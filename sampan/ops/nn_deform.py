@@ -4,7 +4,8 @@ Programs and to_static come from the primitives. Shared by paddle.vision.ops.def
 and paddle.static.nn.deform_conv2d. Imports `ops.dispatch` and NumPy (index constants) only.
 
 The batch dimension may be unknown (-1) while building a Program: every reshape copies it
-with 0 instead of naming it.
+with 0 instead of naming it. Unknown spatial sizes are read when the Program runs: H and W
+from a `shape` op, the undeformed sampling grid from cumulative sums over offset's positions.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def _check(api, x, offset, weight, mask, dg: int, groups: int, out_hw: tuple) ->
                          f"and groups={groups}")
     if dg < 1 or c % dg:
         raise ValueError(f"{api}: channels of x ({c}) must divide by deformable_groups ({dg})")
-    if min(out_hw) < 1:
+    if -1 not in out_hw and min(out_hw) < 1:
         raise ValueError(f"{api}: the output would be empty ({list(out_hw)}) for x "
                          f"{list(x.shape)} and kernel {list(weight.shape[2:])}")
     want = [x.shape[0], 2 * dg * k, *out_hw]
@@ -46,18 +47,43 @@ def _check(api, x, offset, weight, mask, dg: int, groups: int, out_hw: tuple) ->
 
 
 def _fits(shape, want) -> bool:
-    """Shapes agree, an unknown (-1) batch dim matching anything."""
-    return len(shape) == len(want) and all(
-        a == b or (i == 0 and -1 in (a, b)) for i, (a, b) in enumerate(zip(shape, want)))
+    """Shapes agree, an unknown (-1) dim matching anything."""
+    return len(shape) == len(want) and all(a == b or -1 in (a, b) for a, b in zip(shape, want))
+
+
+def _extent(x) -> tuple:
+    """H and W of x [N, C, H, W]: Python floats, or 1-element tensors read at run time when a
+    Program being built does not know them."""
+    h, w = x.shape[2:]
+    if -1 not in (h, w):
+        return float(h), float(w)
+    dims = call("cast", call("shape", x), dtype=x.dtype.name)
+    parts = call("split", dims, num_or_sections=4, axis=0)
+    return parts[2], parts[3]
 
 
 def _base_grid(kh, kw, oh, ow, stride, padding, dilation) -> tuple:
-    """Undeformed sampling rows/cols [K, oh*ow] of every kernel tap."""
+    """Undeformed sampling rows/cols [K, oh*ow] of every kernel tap (known output size)."""
     i, j = np.meshgrid(np.arange(kh), np.arange(kw), indexing="ij")
     oy, ox = np.meshgrid(np.arange(oh), np.arange(ow), indexing="ij")
     rows = oy.ravel()[None, :] * stride[0] - padding[0] + i.ravel()[:, None] * dilation[0]
     cols = ox.ravel()[None, :] * stride[1] - padding[1] + j.ravel()[:, None] * dilation[1]
     return rows, cols
+
+
+def _run_grid(offset, kh, kw, stride, padding, dilation) -> tuple:
+    """Undeformed sampling rows/cols [N, 1, K, OH*OW] from offset [N, 2*dg*K, OH, OW], whose
+    output size is known only when the Program runs."""
+    one = call("full_like", call("sum", offset, axis=[1], keepdim=True, dtype=None),
+               fill_value=1.0, dtype=None)
+    i, j = np.meshgrid(np.arange(kh), np.arange(kw), indexing="ij")
+    grids = []
+    for ax, tap, s, p, d in ((2, i, stride[0], padding[0], dilation[0]),
+                             (3, j, stride[1], padding[1], dilation[1])):
+        pos = call("cumsum", one, axis=ax, dtype=None, exclusive=True, reverse=False)
+        shift = (tap.reshape(1, 1, -1, 1) * d - p).astype(offset.dtype.np)
+        grids.append(call("reshape", pos, shape=[0, 1, 1, -1]) * float(s) + shift)
+    return tuple(grids)
 
 
 def _and(*conds):
@@ -69,19 +95,22 @@ def _and(*conds):
 
 def _sample(x, py, px, dg: int):
     """Bilinear samples of x [N, C, H, W] at py/px [N, dg, L] (zero outside), [N, C, L]."""
-    _, c, h, w = x.shape
+    c = x.shape[1]
+    h, w = _extent(x)
     dtype = x.dtype.name
-    xg = call("reshape", x, shape=[0, dg, c // dg, h * w])
-    valid = call("cast", _and(py > -1.0, py < float(h), px > -1.0, px < float(w)), dtype=dtype)
+    xg = call("reshape", x, shape=[0, dg, c // dg, -1])
+    valid = call("cast", _and(py > -1.0, py < h, px > -1.0, px < w), dtype=dtype)
     y0, x0 = call("floor", py), call("floor", px)
     ly, lx = py - y0, px - x0
-    zero, hmax, wmax = (np.asarray(v, dtype=x.dtype.np) for v in (0, h - 1, w - 1))
+    hmax, wmax = h - 1.0, w - 1.0
+    zero, hclip, wclip = (np.asarray(v, dtype=x.dtype.np) if isinstance(v, float) else v
+                          for v in (0.0, hmax, wmax))
     out = None
     for dy, wy in ((0, 1.0 - ly), (1, ly)):
         for dx, wx in ((0, 1.0 - lx), (1, lx)):
             yy, xx = y0 + float(dy), x0 + float(dx)
-            inside = _and(yy >= 0.0, yy <= float(h - 1), xx >= 0.0, xx <= float(w - 1))
-            flat = call("clip", yy, zero, hmax) * float(w) + call("clip", xx, zero, wmax)
+            inside = _and(yy >= 0.0, yy <= hmax, xx >= 0.0, xx <= wmax)
+            flat = call("clip", yy, zero, hclip) * w + call("clip", xx, zero, wclip)
             idx = call("unsqueeze", call("cast", flat, dtype="int64"), axis=[2])
             idx = call("expand", idx, shape=[-1, dg, c // dg, -1])
             vals = call("take_along_axis", xg, idx, axis=3)  # [N, dg, C/dg, L]
@@ -91,6 +120,16 @@ def _sample(x, py, px, dg: int):
     return call("reshape", out, shape=[0, c, -1])
 
 
+def _out_size(x, offset, kernel, stride, padding, dilation) -> tuple:
+    """(OH, OW) from x's size, else offset's (-1 where neither is known while building)."""
+    out = []
+    for d in range(2):
+        size = x.shape[2 + d]
+        out.append(offset.shape[2 + d] if size == -1 else
+                   (size + 2 * padding[d] - dilation[d] * (kernel[d] - 1) - 1) // stride[d] + 1)
+    return tuple(out)
+
+
 def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
                   deformable_groups: int = 1, groups: int = 1, mask=None, api: str = API):
     """out [N, Cout, OH, OW]: each kernel tap samples x at its position plus a learned offset
@@ -98,26 +137,33 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
     with `weight` plus `bias`. See paddle.vision.ops.deform_conv2d for the arguments."""
     stride, padding = pair(api, "stride", stride), pair(api, "padding", padding)
     dilation = pair(api, "dilation", dilation)
-    _, c, h, w = x.shape
-    cout, _, kh, kw = weight.shape
-    oh = (h + 2 * padding[0] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
-    ow = (w + 2 * padding[1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    c, cout, (kh, kw) = x.shape[1], weight.shape[0], weight.shape[2:]
+    oh, ow = _out_size(x, offset, (kh, kw), stride, padding, dilation)
     _check(api, x, offset, weight, mask, deformable_groups, groups, (oh, ow))
-    k, dg, length = kh * kw, deformable_groups, oh * ow
-    rows, cols = _base_grid(kh, kw, oh, ow, stride, padding, dilation)
-    off = call("reshape", offset, shape=[0, dg, k, 2, length])
+    k, dg = kh * kw, deformable_groups
+    if -1 in (oh, ow):
+        rows, cols = _run_grid(offset, kh, kw, stride, padding, dilation)
+    else:
+        rows, cols = (g.astype(x.dtype.np)
+                      for g in _base_grid(kh, kw, oh, ow, stride, padding, dilation))
+    off = call("reshape", offset, shape=[0, dg, k, 2, -1])
     dy, dx = call("split", off, num_or_sections=2, axis=3)
-    py = call("reshape", dy, shape=[0, dg, k, length]) + rows.astype(x.dtype.np)
-    px = call("reshape", dx, shape=[0, dg, k, length]) + cols.astype(x.dtype.np)
-    sampled = _sample(x, call("reshape", py, shape=[0, dg, k * length]),
-                      call("reshape", px, shape=[0, dg, k * length]), dg)
-    sampled = call("reshape", sampled, shape=[0, dg, c // dg, k, length])
+    py = call("reshape", dy, shape=[0, dg, k, -1]) + rows
+    px = call("reshape", dx, shape=[0, dg, k, -1]) + cols
+    sampled = _sample(x, call("reshape", py, shape=[0, dg, -1]),
+                      call("reshape", px, shape=[0, dg, -1]), dg)
+    sampled = call("reshape", sampled, shape=[0, dg, c // dg, k, -1])
     if mask is not None:
-        m = call("reshape", mask, shape=[0, dg, k, length])
+        m = call("reshape", mask, shape=[0, dg, k, -1])
         sampled = sampled * call("unsqueeze", m, axis=[2])
-    sampled = call("reshape", sampled, shape=[0, groups, c // groups * k, length])
+    sampled = call("reshape", sampled, shape=[0, groups, c // groups * k, -1])
     wmat = call("reshape", weight, shape=[groups, cout // groups, c // groups * k])
-    out = call("reshape", call("matmul", wmat, sampled), shape=[0, cout, oh, ow])
+    out = call("matmul", wmat, sampled)
+    if -1 in (oh, ow):  # [N, Cout, OH*OW] -> offset's OH, OW when the Program runs
+        hw = call("split", call("shape", offset), num_or_sections=2, axis=0)[1]
+        out = call("_reshape_dims", out, [hw], shape=[0, cout, -1, -1], slots=[2, 3])
+    else:
+        out = call("reshape", out, shape=[0, cout, oh, ow])
     if bias is not None:
         out = out + call("reshape", bias, shape=[1, cout, 1, 1])
     return out
