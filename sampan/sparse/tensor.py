@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import tensor as T
 from ..framework import dtype as _dt
+from ..framework.printing import format_data
 from ..framework.size import _Shape
 from ..framework.tensor import Tensor
 
@@ -89,9 +90,13 @@ class _Sparse:
         return self._with_values(T.cast(self._values, dtype))
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{k}={v.numpy().tolist()}" for k, v in self._parts())
+        """Paddle's layout: the header, then each part (indices or crows/cols, values) on
+        its own lines, formatted as a dense tensor's values."""
+        pad = " " * 7
+        parts = ", \n".join(f"{pad}{k}={format_data(v.numpy(), len(pad) + len(k) + 1)}"
+                            for k, v in self._parts())
         return (f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, place={self.place}, "
-                f"stop_gradient={self.stop_gradient}, {parts})")
+                f"stop_gradient={self.stop_gradient}, \n{parts})")
 
 
 class SparseCooTensor(_Sparse):

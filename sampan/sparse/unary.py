@@ -85,7 +85,8 @@ def _coo_out(out: SparseCooTensor, was_csr: bool):
 
 
 def reshape(x: _Sparse, shape: Sequence[int], name: Optional[str] = None) -> _Sparse:
-    """Reshape the sparse dims of x (one -1 allowed); values are unchanged.
+    """Reshape the sparse dims of x; values are unchanged. As in paddle.reshape, a 0 copies
+    x's size at that position and one -1 is inferred.
 
     Examples:
         >>> import sampan as paddle
@@ -97,13 +98,19 @@ def reshape(x: _Sparse, shape: Sequence[int], name: Optional[str] = None) -> _Sp
     sdim = coo._sdim
     dense = coo.shape[sdim:]
     shape = [int(s) for s in shape]
+    for i, s in enumerate(shape):
+        if s == 0:
+            if i >= coo.ndim:
+                raise ValueError(f"paddle.sparse.reshape: shape[{i}] is 0 (copy the input "
+                                 f"size) but x has only {coo.ndim} dims")
+            shape[i] = coo.shape[i]
     known = int(np.prod([s for s in shape if s != -1]))
     total = int(np.prod(coo.shape))
     if shape.count(-1) == 1 and known and total % known == 0:
         shape[shape.index(-1)] = total // known
     if int(np.prod(shape)) != total or (dense and shape[len(shape) - len(dense):] != dense):
         raise ValueError(f"paddle.sparse.reshape: cannot reshape {list(coo.shape)} (dense dims "
-                         f"{dense}) to {shape}")
+                         f"{list(dense)}) to {shape}")
     new_sparse = shape[:len(shape) - len(dense)]
     lin = _linear(coo._idx, coo.shape[:sdim])
     idx = np.stack(np.unravel_index(lin, new_sparse))
@@ -186,14 +193,15 @@ def sum(x: _Sparse, axis=None, dtype=None, keepdim: bool = False,
                               _drop(coo.shape, axis, keepdim), coo._coalesced)
         return _coo_out(out, was_csr)
     idx = coo._idx.copy()
+    if sdim == 1:
+        # NOTE: Paddle keeps the only sparse dim, as size 1, even without keepdim
+        return SparseCooTensor(np.zeros((1, 1), np.int64), T.sum(vals, axis=0, keepdim=True),
+                               _drop(coo.shape, axis, True), True)
     if keepdim:
         idx[axis] = 0
     else:
         idx = np.delete(idx, axis, axis=0)
     out = SparseCooTensor(idx, vals, _drop(coo.shape, axis, keepdim))
-    if out._sdim == 0:
-        return SparseCooTensor(np.zeros((1, 1), np.int64), T.sum(vals, axis=0, keepdim=True),
-                               [1] + out.shape, True)
     return _coo_out(coalesce(out), was_csr and keepdim)
 
 
