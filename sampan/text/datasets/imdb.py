@@ -27,7 +27,7 @@ class Imdb(Dataset):
     """IMDB reviews as (word ids, label) with label 0 for positive, 1 for negative.
 
     The dictionary holds words seen more than cutoff times in train + test, most frequent
-    first (ties alphabetical), plus b'<unk>' last; keys are bytes as in Paddle.
+    first (ties alphabetical), plus '<unk>' last; word keys are bytes, '<unk>' a str, as in Paddle.
 
     Args:
         data_file (str, optional): aclImdb_v1.tar.gz; None: the cache
@@ -55,7 +55,7 @@ class Imdb(Dataset):
             raise ValueError(f"Imdb: {self.data_file} holds no aclImdb/<train|test>/<pos|neg>/"
                              f"*.txt reviews")
         self.word_idx = self._build_word_dict(docs, cutoff)
-        unk = self.word_idx[b"<unk>"]
+        unk = self.word_idx["<unk>"]
         self.docs, self.labels = [], []
         for label, polarity in enumerate(("pos", "neg")):
             for doc in docs.get((self.mode, polarity), []):
@@ -67,7 +67,7 @@ class Imdb(Dataset):
         freq = collections.Counter(w for group in docs.values() for doc in group for w in doc)
         kept = sorted((x for x in freq.items() if x[1] > cutoff), key=lambda x: (-x[1], x[0]))
         word_idx = {w: i for i, (w, _) in enumerate(kept)}
-        word_idx[b"<unk>"] = len(kept)
+        word_idx["<unk>"] = len(kept)  # a str key, as Paddle's
         return word_idx
 
     def __getitem__(self, idx: int) -> tuple:
