@@ -12,6 +12,7 @@ from ..framework import dtype as _dt
 from ..framework.flags import STATE
 from ..framework.tensor import Tensor, is_tensor_or_variable, is_variable
 from ..ops.dispatch import dispatch
+from ..ops.opdef import broadcast_shapes
 
 _PY_SCALARS = (int, float, bool, complex, np.number, np.bool_)
 
@@ -115,6 +116,28 @@ def _first_param(fn) -> str:
         return "x"
 
 
+# Elementwise binary in-place forms: x must already have the broadcast shape of x and y,
+# checked (as Paddle does) before the op's own checks such as an integer-only dtype.
+_BROADCAST_FIRST = frozenset(
+    f"{n}_" for n in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder",
+                      "mod", "floor_mod", "pow", "bitwise_and", "bitwise_or", "bitwise_xor",
+                      "bitwise_left_shift", "bitwise_right_shift", "logical_and", "logical_or",
+                      "logical_xor", "equal", "not_equal", "less_than", "less_equal",
+                      "greater_than", "greater_equal", "gcd", "lcm", "hypot", "ldexp",
+                      "copysign"))
+
+
+def _check_broadcast_keeps_x(api: str, x, args: tuple) -> None:
+    y = args[0] if args else None
+    if not isinstance(x, Tensor) or not isinstance(y, Tensor):
+        return
+    out = broadcast_shapes(api, tuple(x.shape), tuple(y.shape))
+    if list(out) != list(x.shape):
+        raise ValueError(f"{api}: the broadcast shape {list(out)} of x {list(x.shape)} and y "
+                         f"{list(y.shape)} differs from x's shape; an in-place op cannot "
+                         f"change the shape of x")
+
+
 def make_inplace(fn, api: str):
     """Build `api` (e.g. `add_`) from the out-of-place `fn`: compute, then rebind x."""
     first = _first_param(fn)
@@ -127,6 +150,8 @@ def make_inplace(fn, api: str):
         else:
             raise TypeError(f"{api}: missing the tensor to update ('{first}')")
         check_inplace(x, api)
+        if api in _BROADCAST_FIRST:
+            _check_broadcast_keeps_x(api, x, args)
         result = fn(x._alias(), *args, **kwargs)
         if list(result.shape) != list(x.shape) and not getattr(fn, "_reshapes", False):
             raise ValueError(f"{api}: the result shape {list(result.shape)} differs from x's shape "

@@ -81,6 +81,9 @@ def where(condition, x=None, y=None, name=None):
 
 def where_(condition, x=None, y=None, name=None):
     """In-place `where`: writes the result into x and returns it."""
+    if x is None or y is None or not hasattr(x, "shape") or not hasattr(y, "shape"):
+        raise ValueError(f"where_: x and y must both be given as Tensors (x is updated in "
+                         f"place), got {type(x).__name__} and {type(y).__name__}")
     check_inplace(x, "where_")
     result = where(condition, x._alias(), y)
     if result.shape != x.shape:
