@@ -22,6 +22,7 @@ from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enab
 from . import tensor  # noqa: F401
 from .tensor import *  # noqa: F401,F403
 from . import device, linalg, utils  # noqa: F401
+from .tensor.typed3 import *  # noqa: F401,F403  (Paddle 3.x FloatTensor, LongTensor, ...)
 from .device import (is_compiled_with_cinn, is_compiled_with_custom_device,  # noqa: F401
                      is_compiled_with_distribute, is_compiled_with_ipu)
 

@@ -194,6 +194,10 @@ def stream_guard(stream: Stream):
     yield
 
 
+from .generic3 import *  # noqa: F401,F403,E402  (Paddle 3.x memory/property queries)
+from ..tensor.typed3 import *  # noqa: F401,F403,E402  (paddle.device.FloatTensor, ...)
+
+
 def __getattr__(name: str):
     if name == "cuda":  # the GPU API, imported on first use
         import importlib
