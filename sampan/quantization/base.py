@@ -57,8 +57,10 @@ class QuanterFactory:
         return self.layer_class(layer, **self.partial_kwargs)
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.partial_kwargs.items())
-        return f"{type(self).__name__}({args})"
+        """Paddle's text: `Name(arg,...,key=value,...)`, values by str(), no spaces."""
+        args = [str(a) for a in getattr(self, "partial_args", ())]
+        args += [f"{k}={v}" for k, v in self.partial_kwargs.items()]
+        return f"{type(self).__name__}({','.join(args)})"
 
 
 class ObserverFactory(QuanterFactory):

@@ -115,6 +115,11 @@ class QuantConfig:
             cfg.activation is not None or cfg.weight is not None)
 
     def __str__(self) -> str:
-        return (f"Global config:\n{self._global}\nLayer configs: {len(self._layer2config)}\n"
-                f"Name configs: {list(self._prefix2config)}\n"
-                f"Type configs: {[t.__name__ for t in self._type2config]}")
+        """Paddle's text: the global config, then the type and name (prefix) configs when
+        there are any (per-instance configs are not shown, as in Paddle)."""
+        text = f"Global config:\n{self._global}\n"
+        if self._type2config:
+            text += f"Layer type config:\n{self._type2config}\n"
+        if self._prefix2config:
+            text += f"Layer prefix config: \n{self._prefix2config}\n"
+        return text

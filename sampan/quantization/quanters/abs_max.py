@@ -81,7 +81,8 @@ class FakeQuanterWithAbsMaxObserver(QuanterFactory):
 
     def __init__(self, moving_rate: float = 0.9, bit_length: int = 8, dtype="float32",
                  name=None) -> None:
-        super().__init__(moving_rate=moving_rate, bit_length=bit_length, dtype=dtype, name=name)
+        # keyword order as Paddle's, which shows in the printed factory
+        super().__init__(name=name, moving_rate=moving_rate, bit_length=bit_length, dtype=dtype)
 
 
 def weight_channel_axis(layer) -> int:
