@@ -507,8 +507,8 @@ class Model:
         if ext in (".pdparams", ".pdopt", ".pdmodel"):
             path = base
         if not os.path.exists(path + ".pdparams"):
-            raise ValueError(f"paddle.Model.load: Failed to load parameters, please check "
-                             f"path ({path}.pdparams does not exist)")
+            raise AssertionError(f"paddle.Model.load: Failed to load parameters, please "
+                                 f"check path ({path}.pdparams does not exist)")  # as Paddle
         state = _load(path + ".pdparams")
         matched = []
         for key, param in self.network.state_dict().items():

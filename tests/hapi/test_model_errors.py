@@ -55,3 +55,11 @@ def test_fit_with_the_reduce_lr_on_plateau_callback_and_a_float_lr_runs():
 def test_optimizer_given_the_model_says_pass_parameters():
     with pytest.raises(TypeError, match=r"pass model\.parameters\(\)"):
         paddle.optimizer.Adam(parameters=paddle.nn.Sequential(paddle.nn.Linear(4, 2)))
+
+
+def test_load_of_a_missing_checkpoint_is_an_assertion_error(tmp_path):
+    # Paddle 3.3.1 asserts the .pdparams file exists (AssertionError, "Failed to load
+    # parameters, please check path."); sampan adds the path it looked for
+    model = paddle.Model(paddle.nn.Linear(4, 2))
+    with pytest.raises(AssertionError, match=r"Failed to load parameters.*final\.pdparams"):
+        model.load(str(tmp_path / "final"))
