@@ -349,7 +349,12 @@ class HSigmoidLoss(Layer):
         self._feature_size = feature_size
         self._num_classes = num_classes
         self._is_custom = is_custom
-        self._is_sparse = bool(is_sparse and is_custom)  # Paddle drops it without a custom tree
+        if is_sparse and not is_custom:
+            print("Sparse mode should not be used without custom tree")
+        self._is_sparse = bool(is_sparse and is_custom)
+        # NOTE: Paddle 3.3.1 prints this notice on every construction, sparse or not
+        print("With sparse mode, if your models has only small parameter prefetch may cause "
+              "speed down")
         self._name = name
         rows = num_classes if is_custom else num_classes - 1
         self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
