@@ -159,10 +159,14 @@ def _requires(ops, block, inputs, no_grad) -> set:
         opdef = REGISTRY[op.type]
         if opdef.vjp is None or not any(n in req for n in op.input_arg_names):
             continue
+        # as in eager mode: an integer input that needs a gradient makes every output
+        # differentiable, whatever its dtype (Paddle)
+        int_in = any(n in req and block._find_var(n).dtype.kind not in "fc"
+                     for n in op.input_arg_names)
         for i, n in enumerate(op.output_arg_names):
             var = block._find_var(n)
-            if (var.dtype.kind in "fc" and i not in opdef.nondiff_outputs and n not in no_grad
-                    and not (var._sg_explicit and var.stop_gradient)):
+            if ((var.dtype.kind in "fc" or int_in) and i not in opdef.nondiff_outputs
+                    and n not in no_grad and not (var._sg_explicit and var.stop_gradient)):
                 req.add(n)
     return req
 
