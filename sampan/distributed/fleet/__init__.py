@@ -3,6 +3,7 @@ parameter-server training (sampan.distributed.ps), driven by role makers and a
 DistributedStrategy. The functions are methods of the process's one Fleet object.
 """
 from ..fleet_dataset import InMemoryDataset, QueueDataset  # noqa: F401
+from .data_generator import MultiSlotDataGenerator, MultiSlotStringDataGenerator  # noqa: F401
 from .fleet_base import Fleet, fleet
 from .ps_dygraph import DistributedEmbedding, PSOptimizer  # noqa: F401
 from .role_maker import PaddleCloudRoleMaker, Role, UserDefinedRoleMaker  # noqa: F401
@@ -36,4 +37,5 @@ __all__ = ["Fleet", "fleet", "init", "is_worker", "is_server", "is_first_worker"
            "run_server", "distributed_optimizer", "distributed_model", "util",
            "save_persistables", "load_model", "DistributedStrategy",
            "PaddleCloudRoleMaker", "UserDefinedRoleMaker", "Role", "DistributedEmbedding",
-           "InMemoryDataset", "QueueDataset"]
+           "InMemoryDataset", "QueueDataset", "MultiSlotDataGenerator",
+           "MultiSlotStringDataGenerator"]
