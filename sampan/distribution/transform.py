@@ -82,7 +82,7 @@ class AffineTransform(Transform):
         return (y - self._loc) / self._scale
 
     def _forward_log_det_jacobian(self, x):
-        return self._scale.abs().log() + T.zeros_like(x)
+        return self._scale.abs().log()  # not broadcast to x, as Paddle
 
     def _forward_shape(self, shape):
         shape = T.broadcast_shape(list(shape), list(self._loc.shape))
