@@ -17,18 +17,24 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
 
+class _ListArgError(TypeError, ValueError):
+    """A non-int conv argument: Paddle's convert_to_list raises ValueError; TypeError is the
+    natural kind."""
+
+
 def to_list(api: str, arg: str, value, n: int, minimum: int = 1) -> list:
     """An int or a sequence of n ints as a list of n ints (each >= minimum)."""
-    if isinstance(value, bool):
-        raise TypeError(f"{api}: {arg} must be an int or a list of {n} ints, got {value!r}")
+    if isinstance(value, (bool, str)):
+        raise _ListArgError(f"{api}: {arg} must be an int or a list of {n} ints, got "
+                            f"{value!r}")
     if isinstance(value, int) or (hasattr(value, "__index__") and not hasattr(value, "__len__")):
         out = [int(value)] * n
     else:
         try:
             out = [int(v) for v in value]
         except (TypeError, ValueError):
-            raise TypeError(f"{api}: {arg} must be an int or a list of {n} ints, got "
-                            f"{value!r}") from None
+            raise _ListArgError(f"{api}: {arg} must be an int or a list of {n} ints, got "
+                                f"{value!r}") from None
         if len(out) != n:
             raise ValueError(f"{api}: {arg} must be an int or a list of {n} ints, got "
                              f"{list(value)}")
