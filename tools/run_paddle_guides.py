@@ -30,9 +30,12 @@ There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS
     Dataset examples over the downloaded mnist.tar);
   * text.UCIHousing / text.Imdb read a small housing.data / aclImdb_v1.tar.gz in their
     formats; ./t8.shakespeare.txt (nlp/n_gram_model) and ./ml-latest-small/*.csv
-    (recommendations/collaborative_filtering) are small synthetic stand-ins;
+    (recommendations/collaborative_filtering), ./cmn.txt (nlp/seq2seq_with_attention),
+    ./glove.6B.100d.txt (nlp/pretrained_word_embeddings) and ./jena_climate_2009_2016.csv
+    (time_series/temperature_forecast) are small synthetic stand-ins;
   * `pretrained=True` becomes `pretrained=False` (no weights to download);
   * epoch counts (`epochs=5`, `EPOCH_NUM = 10`, ...) become 1; `!`/`%` shell lines are dropped;
+  * data_parallel/amp_cn trains 2 batches of 256-wide layers (`nums_batch`, `input_size`);
   * matplotlib draws to the Agg backend and `plt.show()` does nothing.
 Standard library only (plus the program's own imports when it runs).
 """
@@ -62,6 +65,9 @@ EDITS = [  # (pattern, replacement, why), applied to every cell on both sides
     (re.compile(r"\bpretrained\s*=\s*True"), "pretrained=False", "no weights offline"),
     (re.compile(r"\b([A-Za-z_]*(?:epoch|EPOCH)[A-Za-z_]*)(\s*=\s*)\d+\b"),
      r"\g<1>\g<2>1", "one epoch"),
+    (re.compile(r"\b(nums_batch\s*=\s*)\d+"), r"\g<1>2", "two batches (data_parallel/amp)"),
+    (re.compile(r"\b((?:input|output)_size\s*=\s*)4096\b"), r"\g<1>256",
+     "256-wide layers, not 4096 (data_parallel/amp)"),
 ]
 
 
@@ -213,6 +219,38 @@ def _s6_text_files():
         for m in range(1, 31):
             f.write(f"{m},Movie {m} (1995),Comedy|Drama\n")
 
+def _t3_text_files():
+    """Stand-ins for files three practices read by hand: ./cmn.txt (nlp/seq2seq_with_attention:
+    `English<TAB>Chinese<TAB>attribution` lines), ./glove.6B.100d.txt (nlp/pretrained_word_
+    embeddings: `word v1 .. v100`, the Imdb stand-in's words included) and
+    ./jena_climate_2009_2016.csv (time_series/temperature_forecast: 4000 rows, its 15 columns)."""
+    rng = _np.random.RandomState(8)
+    subj = ["i", "you", "he", "she", "we", "they"]
+    verbs = ["run", "eat", "see it", "like tea", "go home", "are here", "work"]
+    cn = "我你他她我们他们跑吃看喜欢茶回家在这里工作"
+    with open("cmn.txt", "w", encoding="utf-8") as f:
+        for k in range(200):
+            en = f"{subj[k % 6].capitalize()} {verbs[rng.randint(len(verbs))]}."
+            zh = "".join(rng.choice(list(cn), rng.randint(2, 8))) + "。"
+            f.write(f"{en}\t{zh}\tCC-BY 2.0 (France) Attribution: tatoeba.org #{k}\n")
+    words = ("the good bad movie film great awful plot actor story fun boring , . a of and to "
+             "is in it").split()
+    with open("glove.6B.100d.txt", "w", encoding="utf-8") as f:
+        for w in words:
+            f.write(w + " " + " ".join(f"{v:.6f}" for v in rng.randn(100) * 0.5) + "\n")
+    keys = ["p (mbar)", "T (degC)", "Tpot (K)", "Tdew (degC)", "rh (%)", "VPmax (mbar)",
+            "VPact (mbar)", "VPdef (mbar)", "sh (g/kg)", "H2OC (mmol/mol)", "rho (g/m**3)",
+            "wv (m/s)", "max. wv (m/s)", "wd (deg)"]
+    n = 4000  # the eval split then fills one batch of 128
+    t = _np.arange(n)
+    base = _np.sin(t / 144.0 * 2 * _np.pi)[:, None] * (1 + _np.arange(14))[None] * 0.5
+    vals = base + rng.randn(n, 14) * 0.3 + _np.arange(14)[None] * 10
+    with open("jena_climate_2009_2016.csv", "w") as f:
+        f.write('"Date Time",' + ",".join(f'"{k}"' for k in keys) + "\n")
+        for i in range(n):
+            stamp = f"{1 + i // 144 % 28:02d}.01.2009 {i % 144 // 6:02d}:{i % 6 * 10:02d}:00"
+            f.write(stamp + "," + ",".join(f"{v:.2f}" for v in vals[i]) + "\n")
+
 def _s6_uci():
     rows = _np.random.RandomState(6).rand(60, 14) * 10
     path = f"{_DATA}/housing.data"
@@ -283,6 +321,7 @@ def _s6_patch():
     _s6_fill(_T.UCIHousing, lambda a: a.update(data_file=a["data_file"] or uci))
     _s6_fill(_T.Imdb, lambda a: a.update(data_file=a["data_file"] or imdb))
     _s6_text_files()
+    _t3_text_files()
     try:
         import matplotlib.pyplot as plt
         plt.show = lambda *a, **k: None
