@@ -5,7 +5,7 @@ its op in ops/random_dist.py. Imports `framework`, `ops`.
 """
 from __future__ import annotations
 
-from ..framework.random import next_seed
+from ..framework.random import op_seed
 from ..framework.tensor import Tensor
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
@@ -20,7 +20,7 @@ def standard_gamma(x: Tensor, name: str | None = None) -> Tensor:
         >>> standard_gamma(paddle.full([2, 3], 2.0)).shape
         paddle.Size([2, 3])
     """
-    return dispatch(REGISTRY["standard_gamma"], (x,), {"seed": next_seed()})
+    return dispatch(REGISTRY["standard_gamma"], (x,), {"seed": op_seed()})
 
 
 def binomial(count: Tensor, prob: Tensor, name: str | None = None) -> Tensor:
@@ -32,17 +32,17 @@ def binomial(count: Tensor, prob: Tensor, name: str | None = None) -> Tensor:
         >>> binomial(paddle.to_tensor([3, 5]), paddle.to_tensor([0.5, 0.5])).dtype
         paddle.int64
     """
-    return dispatch(REGISTRY["binomial"], (count, prob), {"seed": next_seed()})
+    return dispatch(REGISTRY["binomial"], (count, prob), {"seed": op_seed()})
 
 
 def standard_normal(shape, dtype: str, seed: int = 0) -> Tensor:
     """N(0, 1) draws of `shape`; seed 0 draws an op seed from the global generator."""
     return dispatch(REGISTRY["normal"], (), {"shape": list(shape), "mean": 0.0, "std": 1.0,
-                                             "dtype": dtype, "seed": seed or next_seed()})
+                                             "dtype": dtype, "seed": op_seed(seed)})
 
 
 def open_uniform(shape, dtype: str, low: float, high: float = 1.0, seed: int = 0) -> Tensor:
     """U[low, high) draws of `shape` (callers pass low = the dtype's tiny to avoid log(0))."""
     return dispatch(REGISTRY["uniform"], (), {"shape": list(shape), "dtype": dtype,
                                               "min": float(low), "max": float(high),
-                                              "seed": seed or next_seed()})
+                                              "seed": op_seed(seed)})

@@ -1,11 +1,29 @@
 """The global random generator: seed(), get/set_rng_state. Random ops receive seeds from it.
 
-Random ops are pure: their kernel takes a `seed` attr; public functions draw that seed here,
-so every random result is reproducible after `paddle.seed(n)`. Imports nothing from sampan.
+Random ops are pure: their kernel takes a `seed` attr; public functions get it from
+`op_seed`, so every random result is reproducible after `paddle.seed(n)`. Imports only
+framework.flags.
+
+Seeds of random ops follow Paddle 3.3.1:
+- eager: each call draws its op seed from the global generator now;
+- static: building a Program draws nothing. An op without a fixed seed records seed 0 and
+  the Executor draws it from the global generator each time the Program runs, so
+  `paddle.seed(s)`, build, run gives what eager gives after `paddle.seed(s)` (and
+  `paddle.seed(s)` after building, before running, gives the same). Initializers and dropout
+  record `PROGRAM_SEED`: the builder replaces it by the random_seed of the Program being
+  built (0 when unset), so `startup.random_seed = s` set before building fixes the
+  initial values and `main.random_seed = s` fixes dropout masks; other random ops ignore
+  Program.random_seed, as Paddle's PIR programs do.
+- host-side draws (samplers, random transform parameters) use `next_seed`, in any mode.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from .flags import in_dynamic_mode
+
+# the seed attr of an op that takes the random_seed of the Program it is built into
+PROGRAM_SEED = -1
 
 
 class Generator:
@@ -65,7 +83,19 @@ def set_rng_state(state_list, device=None) -> None:
 
 
 def next_seed() -> int:
+    """The next seed of the global generator, in any mode (host-side draws, the Executor)."""
     return default_generator.next_seed()
+
+
+def op_seed(seed: int = 0, program: bool = False) -> int:
+    """The `seed` attr of one random op: `seed` when non-zero; in eager mode a draw of the
+    global generator; while a Program is built, 0 (the Executor draws it at every run) or,
+    with `program=True`, `PROGRAM_SEED` (the Program's random_seed, fixed at build time)."""
+    if seed:
+        return int(seed)
+    if in_dynamic_mode():
+        return default_generator.next_seed()
+    return PROGRAM_SEED if program else 0
 
 
 def rng(seed_value: int) -> np.random.Generator:

@@ -2,7 +2,7 @@
 Imports `framework` and `ops`."""
 from __future__ import annotations
 
-from ..framework.random import next_seed
+from ..framework.random import op_seed
 from ..framework.tensor import Tensor, is_variable
 from ..ops.dispatch import dispatch
 from ..ops.opdef import REGISTRY
@@ -50,5 +50,5 @@ def weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, sample_size
     outs = dispatch(REGISTRY["weighted_sample_neighbors"],
                     (row, colptr, edge_weight, input_nodes, eids),
                     {"sample_size": int(sample_size), "return_eids": bool(return_eids),
-                     "seed": next_seed()})
+                     "seed": op_seed()})
     return tuple(outs) if return_eids else (outs[0], outs[1])

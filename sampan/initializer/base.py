@@ -12,7 +12,7 @@ import math
 from .. import tensor as _T
 from ..framework import place as _place
 from ..framework.flags import STATE, dispatch_bypass
-from ..framework.random import next_seed
+from ..framework.random import op_seed
 from ..framework.tensor import Tensor, is_variable
 from ..ops.dispatch import call
 
@@ -130,10 +130,10 @@ def draw_dtype(dtype) -> str:
 def uniform(shape, dtype, low: float, high: float, seed: int = 0):
     """U[low, high) of `shape` from the global generator (seed 0) or a fixed seed."""
     return call("uniform", shape=list(shape), dtype=draw_dtype(dtype), min=float(low),
-                max=float(high), seed=int(seed) or next_seed())
+                max=float(high), seed=op_seed(int(seed), program=True))
 
 
 def normal(shape, dtype, mean: float, std: float, seed: int = 0):
     """N(mean, std**2) of `shape` from the global generator (seed 0) or a fixed seed."""
     return call("normal", shape=list(shape), mean=float(mean), std=float(std),
-                dtype=draw_dtype(dtype), seed=int(seed) or next_seed())
+                dtype=draw_dtype(dtype), seed=op_seed(int(seed), program=True))

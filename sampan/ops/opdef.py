@@ -49,7 +49,7 @@ class OpDef:
       promote   binary elementwise: dispatch casts tensor inputs to the promoted dtype.
       check     eager calls `infer` before `compute` (for ops whose kernel would silently
                 accept bad input); otherwise `infer` runs only to explain a kernel error.
-      random    compute takes a `seed` attr; the Executor redraws it on every run.
+      random    compute takes a `seed` attr; the Executor draws a seed 0 at every run.
       onnx      None, an ONNX op type (1:1) or fn(builder, node).
       decompose optional fn(*inputs, **attrs) in primitives, equal to compute.
       vjp       fn(ctx, *grads) -> grads per input (None where not differentiable), written

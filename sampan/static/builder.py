@@ -11,6 +11,7 @@ import numpy as np
 
 from ..framework import dtype as _dt
 from ..framework.flags import STATE, in_dynamic_mode, set_target, target_guard
+from ..framework.random import PROGRAM_SEED
 from ..framework.tensor import Parameter as EagerParameter, Tensor, to_array, is_variable
 from ..ops.dispatch import promote_inputs
 from ..ops.opdef import REGISTRY, TensorSpec
@@ -47,6 +48,8 @@ def append_op(op, inputs: tuple, attrs: dict, block=None, out_names=None):
         with build_into(block):
             values = promote_inputs(op, values)
     full = {**op.attrs, **attrs}  # copied: `op.attrs` and callers' dicts may be shared
+    if op.random and full.get("seed") == PROGRAM_SEED:  # framework/random.py: op_seed
+        full["seed"] = block.program.random_seed
     specs = [None if v is None else [_spec(x) for x in v] if isinstance(v, list) else _spec(v)
              for v in values]
     out_specs = op.infer(*specs, **full)

@@ -21,7 +21,6 @@ import linecache
 import contextlib
 import warnings
 import weakref
-import zlib
 from typing import Callable
 
 import numpy as np
@@ -535,13 +534,13 @@ def _unshared(xp, arr, idx: int, env: list, targets) -> np.ndarray:
 
 
 def _seeds(program: Program, plan: Plan) -> dict:
+    """Run-time seeds: each random op built without a fixed seed (seed 0) draws one from the
+    global generator at every run; ops with a fixed seed keep it (framework/random.py)."""
     if not plan.random:
         return {}
-    if program.random_seed:
-        b = f"{plan.block_idx}:" if plan.block_idx else ""
-        return {k: {"seed": zlib.crc32(f"{program.random_seed}:{b}{k}".encode()) + 1}
-                for k in plan.random}
-    return {k: {"seed": next_seed()} for k in plan.random}
+    steps = plan.steps
+    return {k: {} if steps[k].attrs.get("seed") else {"seed": next_seed()}
+            for k in plan.random}
 
 
 def block_runner(program: Program, scope: Scope, cache: dict | None = None,

@@ -9,7 +9,7 @@ import math as _math
 import numpy as np
 
 from ..framework import dtype as _dt
-from ..framework.random import next_seed
+from ..framework.random import op_seed
 from ..framework.tensor import Tensor
 from ..ops.dispatch import call
 from . import creation, manipulation, math, random
@@ -209,12 +209,12 @@ def bernoulli_(x, p=0.5, name=None) -> Tensor:
 
 def standard_gamma(x, name=None) -> Tensor:
     """Samples from Gamma(x[i], 1) for each element (x > 0, float); x's shape and dtype."""
-    return call("standard_gamma", x, seed=next_seed())
+    return call("standard_gamma", x, seed=op_seed())
 
 
 def binomial(count, prob, name=None) -> Tensor:
     """Samples from Binomial(count[i], prob[i]) (broadcast) as int64."""
-    return call("binomial", count, prob, seed=next_seed())
+    return call("binomial", count, prob, seed=op_seed())
 
 
 def random_(x, from_: int = 0, to=None, *, generator=None) -> Tensor:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dt
 from ..framework.flags import in_dynamic_mode
-from ..framework.random import next_seed
+from ..framework.random import op_seed
 from ..framework.tensor import Tensor, to_array, wrap, is_variable
 from ..ops import extra as _extra_ops  # noqa: F401  (registers top_p_sampling)
 from ..ops.dispatch import call
@@ -327,7 +327,7 @@ def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="tr
                          f"{mode!r}")
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(f"top_p_sampling: k must be an int, got {k!r}")
-    seed = next_seed() if seed is None or int(seed) < 0 else int(seed)
+    seed = op_seed() if seed is None or int(seed) < 0 else int(seed)
     outs = call("top_p_sampling", x, ps, threshold, topp_seed, seed=seed, k=int(k), mode=mode)
     return tuple(outs) if return_top else (outs[0], outs[1])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..framework import dtype as _dt
 from ..framework.flags import in_dynamic_mode
-from ..framework.random import get_rng_state, next_seed, set_rng_state
+from ..framework.random import get_rng_state, op_seed, set_rng_state
 from ..framework.tensor import Tensor
 from ..ops.dispatch import call, dispatch
 from ..ops.opdef import REGISTRY, broadcast_shapes
@@ -39,7 +39,7 @@ def _int_dtype(api: str, dtype) -> str:
 def _seed(api: str, seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"{api}: seed must be an int, got {type(seed).__name__}")
-    return seed if seed != 0 else next_seed()
+    return op_seed(seed)
 
 
 def _uniform(shape: tuple, dtype, low, high, seed):
@@ -51,7 +51,7 @@ def _uniform(shape: tuple, dtype, low, high, seed):
 def _normal(shape: tuple, mean, std, dtype):
     """shape: shape_slots' (dims, tensors)."""
     return dispatch_shaped("normal", shape, {"mean": float(mean), "std": float(std),
-                                             "dtype": dtype, "seed": next_seed()})
+                                             "dtype": dtype, "seed": op_seed()})
 
 
 def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None) -> Tensor:
@@ -97,7 +97,7 @@ def rand(shape, dtype=None, name=None,
          *, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Samples from U[0, 1) of `shape` (dtype None: the default float)."""
     result = _uniform(shape_slots("rand", shape), _float_dtype("rand", dtype), 0.0, 1.0,
-                      next_seed())
+                      op_seed())
     return placed("rand", result, device, requires_grad, pin_memory)
 
 
@@ -161,7 +161,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # no
                          f"high={high}")
     return dispatch_shaped("randint", shape_slots("randint", shape), {
         "low": int(low), "high": int(high), "dtype": _int_dtype("randint", dtype),
-                                              "seed": next_seed()})
+                                              "seed": op_seed()})
 
 
 def randint_like(x, low=0, high=None, dtype=None, name=None) -> Tensor:
@@ -178,7 +178,7 @@ def randint_like(x, low=0, high=None, dtype=None, name=None) -> Tensor:
     out_dtype = as_dtype(dtype, x.dtype)
     ints = dispatch(REGISTRY["randint"], (), {"low": int(low), "high": int(high),
                                               "shape": x.shape, "dtype": "int64",
-                                              "seed": next_seed()})
+                                              "seed": op_seed()})
     return ints if out_dtype == "int64" else call("cast", ints, dtype=out_dtype)
 
 
@@ -189,7 +189,7 @@ def randperm(n, dtype="int64", name=None,
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"randperm: n must be a non-negative int, got {n!r}")
     result = dispatch(REGISTRY["randperm"], (), {"n": n, "dtype": as_dtype(dtype, "int64"),
-                                                 "seed": next_seed()})
+                                                 "seed": op_seed()})
     return placed("randperm", result, device, requires_grad, pin_memory)
 
 
@@ -201,12 +201,12 @@ def bernoulli(x, p=None, name=None) -> Tensor:
         if not 0.0 <= p <= 1.0:  # Paddle: IndexError "The probability should be <= 1"
             raise IndexError(f"bernoulli: p must be in [0, 1], got {p}")
         x = call("full_like", x, fill_value=p, dtype=None)
-    return dispatch(REGISTRY["bernoulli"], (x,), {"seed": next_seed()})
+    return dispatch(REGISTRY["bernoulli"], (x,), {"seed": op_seed()})
 
 
 def poisson(x, name=None) -> Tensor:
     """Draws from Poisson(x[i]) for each element; same shape and dtype as x."""
-    return dispatch(REGISTRY["poisson"], (x,), {"seed": next_seed()})
+    return dispatch(REGISTRY["poisson"], (x,), {"seed": op_seed()})
 
 
 def multinomial(x, num_samples=1, replacement=False, name=None) -> Tensor:
@@ -219,7 +219,7 @@ def multinomial(x, num_samples=1, replacement=False, name=None) -> Tensor:
                          f"{num_samples!r}")
     return dispatch(REGISTRY["multinomial"], (x,), {"num_samples": num_samples,
                                                     "replacement": bool(replacement),
-                                                    "seed": next_seed()})
+                                                    "seed": op_seed()})
 
 
 def uniform_(x, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:
@@ -244,7 +244,7 @@ def exponential_(x, lam=1.0, name=None) -> Tensor:
     lam = float(as_scalar("exponential_", "lam", lam))
     if lam <= 0:
         raise ValueError(f"exponential_: lam must be positive, got {lam}")
-    out = dispatch(REGISTRY["exponential"], (x._alias(),), {"lam": lam, "seed": next_seed()})
+    out = dispatch(REGISTRY["exponential"], (x._alias(),), {"lam": lam, "seed": op_seed()})
     return x._rebind(out)
 
 
@@ -255,7 +255,7 @@ def cauchy_(x, loc=0, scale=1, name=None) -> Tensor:
     if scale <= 0:
         raise ValueError(f"cauchy_: scale must be positive, got {scale}")
     out = dispatch(REGISTRY["cauchy"], (x._alias(),), {
-        "loc": float(as_scalar("cauchy_", "loc", loc)), "scale": scale, "seed": next_seed()})
+        "loc": float(as_scalar("cauchy_", "loc", loc)), "scale": scale, "seed": op_seed()})
     return x._rebind(out)
 
 
@@ -270,7 +270,7 @@ def geometric_(x, probs, name=None) -> Tensor:
     if not 0 < probs < 1:
         raise ValueError(f"geometric_: probs must be in (0, 1), got {probs}")
     out = dispatch(REGISTRY["geometric"], (x._alias(),), {"probs": probs,
-                                                          "seed": next_seed()})
+                                                          "seed": op_seed()})
     return x._rebind(out)
 
 

@@ -4,7 +4,7 @@ Calls OpDefs through dispatch and composes public tensor functions; no mode chec
 """
 from __future__ import annotations
 
-from ...framework.random import next_seed
+from ...framework.random import op_seed
 from ...framework.tensor import Tensor, is_variable
 from ...ops.dispatch import call, dispatch
 from ...ops.opdef import REGISTRY, broadcast_shapes
@@ -88,7 +88,7 @@ def _check_p(api: str, p) -> float:
 
 
 def _dropout(x, p, axis, mode):
-    attrs = {"p": p, "axis": axis, "mode": mode, "seed": next_seed()}
+    attrs = {"p": p, "axis": axis, "mode": mode, "seed": op_seed(program=True)}
     return dispatch(_DROPOUT, (x,), attrs)[0]
 
 
@@ -221,7 +221,7 @@ def _alpha_dropout(api: str, x, p, training, feature: bool):
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
-    u = call("uniform", shape=shape, dtype=x.dtype.name, min=0.0, max=1.0, seed=next_seed())
+    u = call("uniform", shape=shape, dtype=x.dtype.name, min=0.0, max=1.0, seed=op_seed())
     keep = call("cast", call("greater_equal", u, call("full_like", u, fill_value=p,
                                                       dtype=None)), dtype=x.dtype.name)
     # kept: a * x + b; dropped: a * alpha_p + b
