@@ -12,6 +12,7 @@ from .framework.place import (CPUPlace, CUDAPinnedPlace, CUDAPlace, get_device, 
                               is_compiled_with_cuda, is_compiled_with_rocm,
                               is_compiled_with_xpu, set_device)
 from .framework.random import get_rng_state, seed, set_rng_state  # noqa: F401
+from .framework.generator3 import Generator  # noqa: F401  (Paddle 3.x)
 from .framework.flags import get_flags, set_flags  # noqa: F401
 from .framework.printing import set_printoptions  # noqa: F401
 from .framework.tensor import Parameter, Tensor  # noqa: F401

@@ -17,6 +17,7 @@ from ..ops.vjp_context import unbroadcast  # noqa: F401
 from .engine import run_backward
 from .graph_dump import dump_backward_graph
 from .py_layer import PyLayer, PyLayerContext  # noqa: F401
+from .py_layer import PyLayer as Function  # noqa: F401  (Paddle 3.x: the same class)
 from .functional import Jacobian, hessian, jacobian  # noqa: F401
 
 

@@ -144,6 +144,11 @@ class SparseCooTensor(_Sparse):
     def coalesce(self) -> "SparseCooTensor":
         return coalesce(self)
 
+    def is_coalesced(self) -> bool:
+        """Whether the indices are known sorted and unique: True after coalesce() or a
+        conversion, False for a newly created tensor (as in Paddle)."""
+        return bool(self._coalesced)
+
     def to_sparse_coo(self, sparse_dim: Optional[int] = None) -> "SparseCooTensor":
         return self
 
@@ -197,6 +202,10 @@ class SparseCsrTensor(_Sparse):
 
     def to_sparse_csr(self) -> "SparseCsrTensor":
         return self
+
+    def is_coalesced(self) -> bool:
+        raise TypeError("Tensor.is_coalesced: only a sparse COO tensor has it; got a sparse "
+                        f"CSR tensor of shape {list(self.shape)}")
 
     def sparse_dim(self) -> int:
         return 2 if len(self._shape) == 2 else 3

@@ -16,6 +16,7 @@ from ._helpers import binary, make_inplace, operand
 from ._names import TENSOR_METHODS, TOP_LEVEL_INPLACE
 from . import array  # noqa: F401  (paddle.tensor.array; not paddle.* names)
 from . import out_arg
+from . import methods3  # Paddle 3.x: Tensor.set_tensor, Tensor.is_coalesced
 from .array import array_length, array_read, array_write, create_array  # noqa: F401
 
 _FAMILIES = (creation, math, manipulation, indexing, linalg, logic, search, stat, random,
@@ -51,7 +52,8 @@ for _name in TENSOR_METHODS:
 for _name, _fn in {**compat3_methods.METHODS, **compat3_creation.METHODS,
                    **compat3_methods.PROPERTIES}.items():
     setattr(Tensor, _name, _fn)  # Tensor-only methods and properties of Paddle 3.3.1
-for _name, _fn in {**special_methods.METHODS, **special_methods.PROPERTIES}.items():
+for _name, _fn in {**special_methods.METHODS, **special_methods.PROPERTIES,
+                   **methods3.METHODS}.items():
     setattr(Tensor, _name, _fn)  # sparse, SelectedRows, vocab and distributed views
 out_arg.install_methods(Tensor)  # aliases of Tensor methods not bound from FUNCTIONS
 
