@@ -11,3 +11,7 @@ import time
 SINK: list = [None]
 
 clock = time.perf_counter_ns
+
+# the step timer of a started paddle.profiler.Profiler (profiler/timer.py), or None: the
+# DataLoader calls its before_reader(dataset) / after_reader() around making each batch
+READER: list = [None]

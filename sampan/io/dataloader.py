@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from ..framework import place as _place
+from ..framework import trace as _trace
 from .batch_sampler import BatchSampler, _InfiniteIterableSampler, _check_batch_size
 from .collate import default_collate_fn, default_convert_fn, to_tensor_tree
 from .dataset import IterableDataset, _expect
@@ -52,15 +53,21 @@ class _SingleProcessIter:
         self._indices = iter(loader._index_sampler)
         self._names = loader._feed_names
         self._place = loader._batch_place()
+        self._dataset = loader.dataset
 
     def __iter__(self) -> "_SingleProcessIter":
         return self
 
     def __next__(self) -> Any:
+        timer = _trace.READER[0]   # a started Profiler's step timer (reader_cost)
+        if timer is not None:
+            timer.before_reader(self._dataset)
         request = next(self._indices)
         batch = to_tensor_tree(self._fetcher.fetch(request), self._place)
         if self._names and isinstance(batch, list):
-            return dict(zip(self._names, batch))
+            batch = dict(zip(self._names, batch))
+        if timer is not None:
+            timer.after_reader()
         return batch
 
 

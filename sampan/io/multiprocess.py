@@ -19,6 +19,7 @@ from multiprocessing import connection, resource_tracker
 from typing import Any
 
 from ..framework import random as _random
+from ..framework import trace as _trace
 from . import shm
 from .collate import to_tensor_tree
 from .worker import IterableEnd, WorkerConfig, WorkerError, worker_loop
@@ -70,6 +71,7 @@ class MultiProcessIter:
         self._num_workers = loader.num_workers
         self._prefetch = loader.prefetch_factor * loader.num_workers
         self._timeout = float(loader.timeout)
+        self._dataset = loader.dataset
         self._persistent = loader.persistent_workers
         self._return_dict_names = loader._feed_names
         self._place = loader._batch_place()
@@ -148,8 +150,14 @@ class MultiProcessIter:
     def __next__(self) -> Any:
         if self._closed:
             raise StopIteration
+        timer = _trace.READER[0]   # a started Profiler's step timer (reader_cost)
         try:
-            return self._next_batch()
+            if timer is not None:
+                timer.before_reader(self._dataset)
+            batch = self._next_batch()
+            if timer is not None:
+                timer.after_reader()
+            return batch
         except StopIteration:
             if not self._persistent:
                 self.shutdown()

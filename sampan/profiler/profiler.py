@@ -11,6 +11,7 @@ from . import events as _ev
 from .events import Collector, OpRecording, TracerEventType
 from .result import ProfilerResult
 from .summary import SortedKeys, summarize
+from .timer import BENCHMARK
 
 
 class ProfilerState(enum.Enum):
@@ -127,11 +128,10 @@ class Profiler:
         self._collector = None
         self._ops = None
         self._step_start = None
-        self._step_times: list = []
-        self._samples: list = []
 
     def start(self) -> None:
         """Enter the scheduler's state for the current step (recording if it says so)."""
+        BENCHMARK.begin()
         self._step_start = time.perf_counter_ns()
         if self.timer_only:
             return
@@ -140,7 +140,9 @@ class Profiler:
             self._begin_record()
 
     def stop(self) -> None:
-        """End profiling; a recording in progress is finished and handed to on_trace_ready."""
+        """End profiling; a recording in progress is finished and handed to on_trace_ready.
+        The step timer prints its Perf Summary when more than 10 steps were timed."""
+        BENCHMARK.end()
         if self.timer_only:
             return
         if self.current_state in _RECORDING:
@@ -150,10 +152,7 @@ class Profiler:
 
     def step(self, num_samples: Optional[int] = None) -> None:
         """Mark the end of a training step and move to the scheduler's next state."""
-        now = time.perf_counter_ns()
-        if self._step_start is not None:
-            self._step_times.append(now - self._step_start)
-            self._samples.append(num_samples)
+        BENCHMARK.step(num_samples)
         if not self.timer_only:
             prev = self.current_state
             if prev in _RECORDING:
@@ -219,13 +218,7 @@ class Profiler:
         print(self.summary_text(sorted_by, op_detail, thread_sep, time_unit, views))
 
     def step_info(self, unit: Optional[str] = None) -> str:
-        """Average batch cost (and ips when step() got num_samples) of the steps so far."""
-        if not self._step_times:
-            return "batch_cost: 0.00000 s"
-        cost = sum(self._step_times) / len(self._step_times) / 1e9
-        text = f"batch_cost: {cost:.5f} s"
-        samples = [s for s in self._samples if s is not None]
-        if samples and len(samples) == len(self._samples):
-            ips = sum(samples) / (sum(self._step_times) / 1e9)
-            text += f" ips: {ips:.3f} {unit or 'samples'}/s"
-        return text
+        """Averages since the last step_info call, as Paddle: ' reader_cost: .. s' (batches
+        from a DataLoader), ' batch_cost: .. s', ' ips: .. {unit}/s' (steps/s when a step()
+        got no num_samples); '' before start or after stop."""
+        return BENCHMARK.step_info("samples" if unit is None else unit)

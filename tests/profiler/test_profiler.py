@@ -136,7 +136,7 @@ def test_timer_only_and_record_event_off():
     p = profiler.Profiler(timer_only=True)
     _train(p, steps=2)
     assert p.profiler_result is None and flags.STATE.wrappers == ()
-    assert p.step_info().startswith("batch_cost:") and "ips" in p.step_info()
+    assert p.step_info() == ""   # the timing ended with stop(); profiler/test_timer.py
     with pytest.raises(RuntimeError, match="Profiler.summary: nothing recorded"):
         p.summary()
     with profiler.RecordEvent("idle"):  # no profiler: records nothing, raises nothing
