@@ -15,6 +15,7 @@ from . import creation, manipulation, random  # noqa: F401  (register the parent
 from .dispatch import call
 from .opdef import REGISTRY, OpDef, register
 from .manipulation import resolve_shape
+from .manipulation_join import expand_shape
 
 
 def fill_dims(api: str, shape, dims, slots=None) -> list:
@@ -97,3 +98,30 @@ class ReshapeDims(OpDef):
 
     def vjp(self, ctx, g):
         return call("_reshape_like", g, ctx.x), [None] * len(ctx.needs[1])
+
+
+@register
+class ExpandDims(OpDef):
+    """expand (broadcast_to) whose `shape` entries at the indices `slots` come from `dims` at
+    run time (the filled shape follows expand's rules: -1 keeps x's dim, new dims lead).
+    Gradient: the cotangent, which the engines sum over the expanded dims of x (known)."""
+
+    name = "_expand_dims"
+    inputs = ("x", "*dims")
+    attrs = {"shape": [], "slots": []}
+    saves = ()
+
+    def infer(self, x, dims, shape=(), slots=()):
+        lead = len(shape) - len(x.shape)
+        if lead < 0:
+            raise ValueError(f"expand: shape {list(shape)} has fewer dims than x "
+                             f"{list(x.shape)}")
+        return x.with_shape([-1 if i in slots else x.shape[i - lead] if s == -1 and i >= lead
+                             else s for i, s in enumerate(shape)])
+
+    def compute(self, xp, x, dims, shape=(), slots=()):
+        filled = fill_dims("expand", shape, dims, list(slots))
+        return xp.broadcast_to(x, expand_shape("expand", x.shape, filled)).copy()
+
+    def vjp(self, ctx, g):
+        return g, [None] * len(ctx.needs[1])

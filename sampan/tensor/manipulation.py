@@ -108,9 +108,10 @@ def _holds_variable(shape) -> bool:
         is_variable(d) for d in shape)
 
 
-def _reshape_runtime(api: str, x, shape, prefix=(), suffix=()):
-    """reshape to prefix + shape + suffix where `shape` is a 1-D int Variable or a list
-    holding 1-element int Variables: those dims are read when the Program runs."""
+def _reshape_runtime(api: str, x, shape, prefix=(), suffix=(), op: str = "_reshape_dims"):
+    """reshape (or another `op` with shape/slots attrs: _expand_dims) to prefix + shape +
+    suffix where `shape` is a 1-D int Variable or a list holding 1-element int Variables:
+    those dims are read when the Program runs."""
     from .creation import _check_shape_var
     entries = [shape] if is_variable(shape) else list(shape)
     dims, slots, tensors = list(prefix), [], []
@@ -123,7 +124,7 @@ def _reshape_runtime(api: str, x, shape, prefix=(), suffix=()):
             tensors.append(d)
         else:
             dims.append(_to_int(api, "shape", d))
-    return dispatch(REGISTRY["_reshape_dims"], (x, tensors),
+    return dispatch(REGISTRY[op], (x, tensors),
                     {"shape": dims + list(suffix), "slots": slots})
 
 

@@ -5,9 +5,11 @@ repeat_interleave. Re-exported by tensor/manipulation.py, which lists them in `_
 """
 from __future__ import annotations
 
-from ..framework.tensor import Tensor
+from ..framework.flags import in_dynamic_mode
+from ..framework.tensor import Tensor, is_variable
 from ..ops.opdef import broadcast_shapes, norm_axis
-from .manipulation import _atleast, _int_list, _op, _shape_list, _tensor_list, _to_int
+from .manipulation import (_atleast, _holds_variable, _int_list, _op, _reshape_runtime,
+                           _shape_list, _tensor_list, _to_int)
 
 
 # --- joining and splitting -----------------------------------------------------------------
@@ -207,13 +209,30 @@ def tile(x, repeat_times, name=None):
 
 
 def expand(x, shape, name=None):
-    """Broadcast x to `shape`; -1 keeps the dim of x, new dims are prepended."""
-    return _op("expand", x, shape=_shape_list("expand", shape))
+    """Broadcast x to `shape`; -1 keeps the dim of x, new dims are prepended. In a static
+    Program, shape may be a 1-D int Variable or hold 1-element int Variables (read when the
+    Program runs)."""
+    return _expand("expand", x, shape)
 
 
 def broadcast_to(x, shape, name=None):
     """Broadcast x to `shape` (expand rules)."""
-    return _op("expand", x, shape=_shape_list("broadcast_to", shape))
+    return _expand("broadcast_to", x, shape)
+
+
+def _expand(api: str, x, shape):
+    if not in_dynamic_mode():  # Paddle's static checks
+        if not isinstance(x, Tensor) and not is_variable(x):
+            raise TypeError(f"{api}: x must be a Variable or Tensor, got {type(x).__name__}")
+        if not isinstance(shape, (list, tuple)) and not is_variable(shape):
+            raise TypeError(f"{api}: shape must be a list, tuple or Variable, got "
+                            f"{type(shape).__name__}")
+        if x.dtype.name == "bool" and not x.stop_gradient:
+            raise ValueError(f"{api}: a bool x must have stop_gradient=True (bool tensors "
+                             f"have no gradient), got stop_gradient=False")
+    if _holds_variable(shape):
+        return _reshape_runtime(api, x, shape, op="_expand_dims")
+    return _op("expand", x, shape=_shape_list(api, shape))
 
 
 def expand_as(x, y, name=None):

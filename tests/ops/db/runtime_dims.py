@@ -59,6 +59,28 @@ def _ref_reshape(x, dims, shape, slots):
     return x.reshape(filled)
 
 
+def _expand_samples(rng_, dtype):
+    x = rng_.uniform(-1, 1, (3, 1)).astype(dtype)
+    return [Sample((x, [_i(2), _i(4)]), {"shape": [-1, -1, -1], "slots": [0, 2]},
+                   name="lead-and-expand"),
+            Sample((x, [_i(2, 3, 5)]), {"shape": [-1, -1, -1], "slots": [0, 1, 2]},
+                   name="whole-shape"),
+            Sample((x.T.copy().T, [_i(6, dtype="int32")]), {"shape": [-1, 3, 6],
+                                                             "slots": [0]}, name="int32-dims")]
+
+
+def expand_dims(x, dims, shape, slots):
+    return call("_expand_dims", x, dims, shape=shape, slots=slots)
+
+
+def _ref_expand(x, dims, shape, slots):
+    values = iter(int(v) for d in dims for v in np.asarray(d).reshape(-1))
+    filled = [next(values) if i in slots else s for i, s in enumerate(shape)]
+    lead = len(filled) - x.ndim
+    filled = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(filled)]
+    return np.broadcast_to(x, filled).copy()
+
+
 ENTRIES = [
     OpEntry("_full_dims", full_dims,
             lambda dims, shape: np.full(_filled(shape, dims), 2.5), _dims_samples,
@@ -73,5 +95,7 @@ ENTRIES = [
             lambda dims, shape: rng(7).integers(-3, 4, _filled(shape, dims), dtype=np.int64),
             _dims_samples, dtypes=("float64",), grad=False, onnx=False),
     OpEntry("_reshape_dims", reshape_dims, _ref_reshape, _reshape_samples, grad_args=(0,),
+            onnx=False),
+    OpEntry("_expand_dims", expand_dims, _ref_expand, _expand_samples, grad_args=(0,),
             onnx=False),
 ]
