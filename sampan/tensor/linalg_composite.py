@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..framework.flags import in_dynamic_mode
 from ..framework.tensor import Tensor, wrap
 from ..ops.dispatch import call
 from ..ops.linalg import mT
@@ -64,6 +65,9 @@ def cond(x, p=None, name=None):
     nd = len(x.shape)
     if nd < 2:
         raise ValueError(f"cond: x must be a matrix [..., M, N], got shape {list(x.shape)}")
+    if 0 in x.shape and not in_dynamic_mode():  # as Paddle: eager mode gives an empty result
+        raise ValueError(f"cond: x must not be empty in static graph mode, got shape "
+                         f"{list(x.shape)}")
     if p is None or p in (2, -2):
         s = svd(x)[1]
         hi = _vector_norm(s, math.inf, -1, False)
