@@ -141,4 +141,8 @@ def tensor_repr(t, prefix: str = "Tensor") -> str:
     indent = len(prefix) + 1
     head = (f"{prefix}(shape={list(data.shape)}, dtype={t.dtype.name}, place={t.place}, "
             f"stop_gradient={t.stop_gradient},")
+    dist = getattr(t, "_dist_attr", None)   # distributed.shard_tensor's record
+    fields = dist.print_fields() if dist is not None else None
+    if fields is not None and list(dist.global_shape) == list(data.shape):
+        head = f"{head} {fields}"
     return f"{head}\n{' ' * indent}{format_data(data, indent)})"

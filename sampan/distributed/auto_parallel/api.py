@@ -46,6 +46,18 @@ class DistRecord:
         return (f"DistRecord(mesh=({self.process_mesh}), placements={self.placements}, "
                 f"global_shape={self.global_shape})")
 
+    def print_fields(self) -> str | None:
+        """The fields a printed distributed tensor adds (Paddle's text), or None when the
+        local piece is not the global value (a Shard or Partial placement: one process
+        cannot print the global value)."""
+        if not all(isinstance(p, Replicate) for p in self.placements):
+            return None
+        m = self.process_mesh
+        ids = ",".join(str(i) for i in m.process_ids)
+        mesh = (f"{{shape: [{','.join(str(n) for n in m.shape)}], process_ids: [{ids}], "
+                f"dim_names: [{','.join(m.dim_names)}]}}")
+        return f"process_mesh={mesh}, placements={self.placements}, GlobalDenseTensor="
+
 
 def _check_mesh_placements(api: str, mesh, placements, ndim: int) -> list:
     if not isinstance(mesh, ProcessMesh):
