@@ -16,12 +16,20 @@ from .program import Variable, device_scope
 from ..framework.tensor import is_variable
 
 
-def _names(value) -> list:
+def _names(value, api: str) -> list:
+    """The names in a no_grad_set: a set, list or tuple of Variables or names (Paddle)."""
     if value is None:
         return []
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [v.name if isinstance(v, Variable) else v for v in value]
-    return [value.name if isinstance(value, Variable) else value]
+    if isinstance(value, Variable):  # one Variable, as sampan has accepted
+        return [value.name]
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise TypeError(f"{api}: no_grad_set must be a set, list or tuple of Variables or "
+                        f"names, got {type(value).__name__}")
+    for v in value:
+        if not isinstance(v, (Variable, str)):
+            raise TypeError(f"{api}: no_grad_set members must be Variables or names, got "
+                            f"{type(v).__name__} {v!r}")
+    return [v.name if isinstance(v, Variable) else v for v in value]
 
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
@@ -77,11 +85,12 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     # stop_gradient=False (`x.grad_name`), so those get `@GRAD` variables too
     leaves = [v for v in block.vars.values() if not v.stop_gradient
               and (v.is_data or v._sg_explicit) and v.name not in param_names]
+    skip = set(_names(no_grad_set, "append_backward"))
     producers = [op for op in block.ops if loss.name in op.output_arg_names]
     with build_into(block), device_scope(producers[-1].op_device if producers else ""):
         seed = append_op(REGISTRY["full_like"], (loss,), {"fill_value": 1.0, "dtype": None},
                          out_names=[_grad_name(block, loss.name)])
-        grads = _backward(block, [loss], [seed], params + leaves, set(_names(no_grad_set)))
+        grads = _backward(block, [loss], [seed], params + leaves, skip)
     if parameter_list is None:
         return [(p, g) for p, g in zip(params, grads) if g is not None]
     return list(zip(params, grads))  # as Paddle 3: one pair per given parameter (or None)
@@ -127,11 +136,12 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None) -> list:
     if len(target_gradients) != len(targets):
         raise ValueError(f"gradients: got {len(target_gradients)} target_gradients for "
                          f"{len(targets)} targets")
+    skip = set(_names(no_grad_set, "gradients"))
     with build_into(block):
         seeds = [append_op(REGISTRY["full_like"], (t,), {"fill_value": 1.0, "dtype": None},
                            out_names=[_grad_name(block, t.name)]) if g is None else g
                  for t, g in zip(targets, target_gradients)]
-        return _backward(block, targets, seeds, inputs, set(_names(no_grad_set)))
+        return _backward(block, targets, seeds, inputs, skip)
 
 
 def _grad_name(block, name: str) -> str:
