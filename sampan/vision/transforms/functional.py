@@ -67,9 +67,10 @@ def _on_tensor(img: Tensor, fn: Callable[[np.ndarray], np.ndarray]) -> Tensor:
 
 def _on_variable(img: Any, api: str, fn: Callable[[np.ndarray], np.ndarray]) -> Any:
     """Append the kernel to the Variable's Program as a py_func op (run on every Executor.run
-    with the same kernel as eager Tensors, so both modes agree). Random transforms draw their
-    parameters once, when the Program is built. The output shape comes from running the
-    kernel on zeros, so the image shape must be fully known."""
+    with the same kernel as eager Tensors, so both modes agree). Random transforms wrap their
+    whole call in one py_func instead (transforms._at_run_time: they draw at every run). The
+    output shape comes from running the kernel on zeros, so the image shape must be fully
+    known."""
     if any(d < 0 for d in img.shape):
         raise NotImplementedError(f"{api}: a static Variable image needs a fully known shape "
                                   f"(no -1 dims), got {list(img.shape)}")

@@ -40,6 +40,8 @@ class RandomCrop(BaseTransform):
         (3, 3, 3)
     """
 
+    _random_params = True
+
     def __init__(self, size, padding=None, pad_if_needed: bool = False, fill=0,
                  padding_mode: str = "constant", keys: Keys = None) -> None:
         super().__init__(keys)
@@ -74,6 +76,8 @@ class RandomResizedCrop(BaseTransform):
         >>> RandomResizedCrop(4)(np.zeros((10, 12, 3), np.uint8)).shape
         (4, 4, 3)
     """
+
+    _random_params = True
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4, 4.0 / 3),
                  interpolation: str = "bilinear", keys: Keys = None) -> None:
@@ -118,6 +122,8 @@ class RandomHorizontalFlip(BaseTransform):
         >>> RandomHorizontalFlip(prob=1.0)(np.array([[1, 2]]))
         array([[2, 1]])
     """
+
+    _random_params = True
 
     def __init__(self, prob: float = 0.5, keys: Keys = None) -> None:
         super().__init__(keys)
@@ -169,6 +175,7 @@ def _check_range(value, name: str, center: float = 1, bound=(0, float("inf")),
 
 class _ColorTransform(BaseTransform):
     _name, _fn, _center, _bound = "", None, 1.0, (0, float("inf"))
+    _random_params = True
 
     def __init__(self, value, keys: Keys = None) -> None:
         super().__init__(keys)
@@ -216,6 +223,8 @@ class ColorJitter(BaseTransform):
         (2, 2, 3)
     """
 
+    _random_params = True
+
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0, keys: Keys = None) -> None:
         super().__init__(keys)
         self.brightness, self.contrast = brightness, contrast
@@ -251,12 +260,17 @@ class RandomRotation(BaseTransform):
         (5, 5, 3)
     """
 
+    _random_params = True
+
     def __init__(self, degrees, interpolation: str = "nearest", expand: bool = False,
                  center=None, fill=0, keys: Keys = None) -> None:
         super().__init__(keys)
         self.degrees = _angle_range(degrees, "RandomRotation")
         self.interpolation, self.expand, self.center, self.fill = (
             interpolation, expand, center, fill)
+
+    def _size_varies(self) -> bool:
+        return bool(self.expand) and self.degrees[0] != self.degrees[1]
 
     def _apply_image(self, img: Any) -> Any:
         angle = float(rng().uniform(*self.degrees))
@@ -273,6 +287,8 @@ class RandomAffine(BaseTransform):
         ...     np.zeros((6, 6, 3), np.uint8)).shape
         (6, 6, 3)
     """
+
+    _random_params = True
 
     def __init__(self, degrees, translate=None, scale=None, shear=None,
                  interpolation: str = "nearest", fill=0, center=None, keys: Keys = None) -> None:
@@ -324,6 +340,8 @@ class RandomPerspective(BaseTransform):
         (8, 8, 3)
     """
 
+    _random_params = True
+
     def __init__(self, prob: float = 0.5, distortion_scale: float = 0.5,
                  interpolation: str = "nearest", fill=0, keys: Keys = None) -> None:
         super().__init__(keys)
@@ -365,6 +383,8 @@ class RandomErasing(BaseTransform):
         >>> RandomErasing(prob=1.0, value=0)(np.ones((8, 8, 3), np.float32)).min().item()
         0.0
     """
+
+    _random_params = True
 
     def __init__(self, prob: float = 0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0,
                  inplace: bool = False, keys: Keys = None) -> None:

@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ...framework import random as _random
+from ...framework.flags import target_guard
 from ...framework.tensor import Tensor
 from . import functional as F
 
@@ -97,12 +98,25 @@ class BaseTransform:
         self.keys = keys
         self.params = None
 
+    # True for transforms that draw random parameters: on static Variables they draw them
+    # when the Program runs (see _at_run_time), as Paddle's random ops do
+    _random_params = False
+
     def _get_params(self, inputs: tuple) -> Any:
         return None
 
     def __call__(self, inputs: Any) -> Any:
         if not isinstance(inputs, tuple):
             inputs = (inputs,)
+        if self._random_params and all(map(F._is_variable, inputs[:len(self.keys)])):
+            return _at_run_time(self, inputs)
+        return self._call(inputs)
+
+    def _size_varies(self) -> bool:
+        """True when the output image size depends on the random draw."""
+        return False
+
+    def _call(self, inputs: tuple) -> Any:
         self.params = self._get_params(inputs)
         outputs = []
         for value, key in zip(inputs, self.keys):
@@ -128,6 +142,46 @@ class BaseTransform:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _probe_shapes(transform: BaseTransform, inputs: tuple) -> list:
+    """(shape, dtype) of each output of `transform` on zero images shaped like the Variables
+    `inputs` (height and width -1 when the transform's output size varies with its draw);
+    the global generator is left as it was."""
+    for v in inputs:
+        if any(d < 0 for d in v.shape):
+            raise NotImplementedError(f"{type(transform).__name__}: a static Variable image "
+                                      f"needs a fully known shape (no -1 dims), got "
+                                      f"{list(v.shape)}")
+    state = _random.get_rng_state()
+    try:
+        with target_guard(None):
+            out = transform._call(tuple(F._to_tensor(np.zeros(v.shape, v.dtype.np))
+                                        for v in inputs))
+    finally:
+        _random.set_rng_state(state)
+    out = out if isinstance(out, tuple) else (out,)
+    varies = transform._size_varies()
+    return [(list(o.shape[:-2]) + [-1, -1] if varies else list(o.shape), o.dtype.name)
+            for o in out]
+
+
+def _at_run_time(transform: BaseTransform, inputs: tuple) -> Any:
+    """A random transform of static Variables: one py_func op that draws the parameters and
+    applies the transform (its eager path) at every Executor.run, so each run draws anew and
+    the draws come from the global generator in program order, as an eager call's do."""
+    from ...static.py_func import py_func  # static sits below vision; loaded on use
+    block = inputs[0].block.program.current_block()
+    outs = [block.create_var(shape=shape, dtype=dtype)
+            for shape, dtype in _probe_shapes(transform, inputs)[:len(inputs)]]
+
+    def kernel(*tensors):
+        with target_guard(None):
+            res = transform._call(tensors)
+        return list(res if isinstance(res, tuple) else (res,))[:len(outs)]
+
+    py_func(kernel, list(inputs), outs)
+    return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 class ToTensor(BaseTransform):
