@@ -262,6 +262,43 @@ class MaxPool3D(_MaxPool):
              "padding_algorithm": "EXPLICIT", "ceil_mode": False, "data_format": "NCDHW"}
 
 
+def windows_max(xp, x, bounds: list):
+    """(out, int32 mask) of the max of x [N, C, *spatial] over the windows given per spatial
+    dim as [start, end) pairs (non-empty); mask is the flat spatial index of the first
+    maximum in row-major window order."""
+    spatial = x.shape[2:]
+    nd = len(spatial)
+    output_size = [len(b) for b in bounds]
+    tables = []
+    gathered = x
+    for d, dim_bounds in enumerate(bounds):
+        kmax = max(e - s for s, e in dim_bounds)
+        table = xp.asarray([[min(s + k, e - 1) for k in range(kmax)] for s, e in dim_bounds])
+        tables.append(table)
+        # axis 2 + 2d of `gathered` is this dim: replace it by (o, kmax)
+        gathered = xp.take(gathered, table, axis=2 + 2 * d)
+    # gathered: (N, C, o0, k0, o1, k1, ...) -> (N, C, o0, o1, ..., k0 * k1 * ...)
+    perm = [0, 1] + [2 + 2 * d for d in range(nd)] + [3 + 2 * d for d in range(nd)]
+    win = xp.transpose(gathered, perm)
+    kshape = [t.shape[1] for t in tables]
+    win = win.reshape(win.shape[:2 + nd] + (-1,))
+    kflat = xp.argmax(win, axis=-1)
+    out = xp.take_along_axis(win, kflat[..., None], axis=-1)[..., 0]
+    kidx = []
+    rest = kflat
+    for k in reversed(kshape):
+        kidx.append(rest % k)
+        rest = rest // k
+    kidx.reverse()
+    flat = 0
+    for d in range(nd):
+        shape = [1] * (2 + nd)
+        shape[2 + d] = output_size[d]
+        pos = tables[d][xp.arange(output_size[d]).reshape(shape), kidx[d]]
+        flat = flat * spatial[d] + pos
+    return out, xp.asarray(flat, "int32")
+
+
 class _AdaptiveMaxPool(OpDef):
     """Max over adaptive windows: window i of a dim of size n spans [floor(i * n / o),
     ceil((i + 1) * n / o)). mask: int32 flat spatial index of the first maximum; the
@@ -290,38 +327,8 @@ class _AdaptiveMaxPool(OpDef):
         return TensorSpec(shape, x.dtype), TensorSpec(shape, "int32")
 
     def compute(self, xp, x, output_size=None):
-        spatial = x.shape[2:]
-        tables = []
-        gathered = x
-        nd = len(spatial)
-        for d, (n, o) in enumerate(zip(spatial, output_size)):
-            bounds = adaptive_bounds(n, o)
-            kmax = max(e - s for s, e in bounds)
-            table = xp.asarray([[min(s + k, e - 1) for k in range(kmax)] for s, e in bounds])
-            tables.append(table)
-            # axis 2 + 2d of `gathered` is this dim: replace it by (o, kmax)
-            ax = 2 + 2 * d
-            gathered = xp.take(gathered, table, axis=ax)
-        # gathered: (N, C, o0, k0, o1, k1, ...) -> (N, C, o0, o1, ..., k0 * k1 * ...)
-        perm = [0, 1] + [2 + 2 * d for d in range(nd)] + [3 + 2 * d for d in range(nd)]
-        win = xp.transpose(gathered, perm)
-        kshape = [t.shape[1] for t in tables]
-        win = win.reshape(win.shape[:2 + nd] + (-1,))
-        kflat = xp.argmax(win, axis=-1)
-        out = xp.take_along_axis(win, kflat[..., None], axis=-1)[..., 0]
-        kidx = []
-        rest = kflat
-        for k in reversed(kshape):
-            kidx.append(rest % k)
-            rest = rest // k
-        kidx.reverse()
-        flat = 0
-        for d in range(nd):
-            shape = [1] * (2 + nd)
-            shape[2 + d] = output_size[d]
-            pos = tables[d][xp.arange(output_size[d]).reshape(shape), kidx[d]]
-            flat = flat * spatial[d] + pos
-        return out, xp.asarray(flat, "int32")
+        return windows_max(xp, x, [adaptive_bounds(n, o) for n, o in
+                                   zip(x.shape[2:], output_size)])
 
     def vjp(self, ctx, g, g_mask=None):
         disjoint = all(n % o == 0 for n, o in zip(ctx.x.shape[2:], ctx.output_size))

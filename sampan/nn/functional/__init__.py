@@ -5,6 +5,7 @@ from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .norm3 import *  # noqa: F401,F403  (Paddle 3.x: rms_norm)
+from .pooling3 import *  # noqa: F401,F403  (Paddle 3.x: fractional_max_pool2d/3d)
 from .common import *  # noqa: F401,F403
 from .input import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
