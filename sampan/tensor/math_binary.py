@@ -191,6 +191,9 @@ def remainder(x: Tensor | float, y: Tensor | float, name: str | None = None) -> 
     return binary(REGISTRY["remainder"], x, y)
 
 
+_POW_STATIC_REFUSED = ("int8", "int16", "uint8", "bool")
+
+
 def pow(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor:
     """Raises x to the power y elementwise: out = x ** y, with broadcasting; y may be a
     Python number. integer ** integer stays integer.
@@ -213,6 +216,11 @@ def pow(x: Tensor | float, y: Tensor | float, name: str | None = None) -> Tensor
     if not isinstance(y, (int, float, Tensor)) and not is_variable(y):   # as Paddle
         raise TypeError(f"pow: y must be a Python int/float or a Tensor, got "
                         f"{type(y).__name__}")
+    if is_variable(x) and x.dtype.name in _POW_STATIC_REFUSED:
+        # NOTE: Paddle's pow has no int8/int16/uint8/bool kernel; its static check is this
+        # TypeError (eager Paddle fails in the kernel lookup; sampan computes those eagerly)
+        raise TypeError(f"pow: x must be bfloat16, float16, float32, float64, int32, int64, "
+                        f"complex64 or complex128 in static graph mode, got {x.dtype.name}")
     return binary(REGISTRY["pow"], x, y)
 
 
