@@ -8,6 +8,7 @@ stepped in Python like Paddle's dynamic-graph `rnn`. Imports `ops`, `tensor` and
 """
 from __future__ import annotations
 
+from ...framework.tensor import is_tensor_or_variable
 from ...ops.dispatch import call
 from .container import LayerList
 from .layers import Layer
@@ -74,6 +75,24 @@ def _check_inputs(api: str, inputs, input_size=None, time_major: bool = False) -
                          f"({input_size}), got inputs of shape {list(inputs.shape)}")
 
 
+def _check_rnn_args(inputs, initial_states, sequence_length) -> None:
+    """Paddle's argument types for rnn (TypeError): Tensors, not arrays."""
+    items = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    for t in items:
+        if not is_tensor_or_variable(t):
+            raise TypeError(f"rnn: inputs must be a Tensor (or a list/tuple of Tensors), got "
+                            f"{type(t).__name__}")
+    states = initial_states if isinstance(initial_states, (list, tuple)) else \
+        [] if initial_states is None else [initial_states]
+    for t in states:
+        if not is_tensor_or_variable(t) and not isinstance(t, (list, tuple)):
+            raise TypeError(f"rnn: initial_states must be a Tensor or a (nested) list/tuple "
+                            f"of Tensors, got {type(t).__name__}")
+    if sequence_length is not None and not is_tensor_or_variable(sequence_length):
+        raise TypeError(f"rnn: sequence_length must be a Tensor or None, got "
+                        f"{type(sequence_length).__name__}")
+
+
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major: bool = False,
         is_reverse: bool = False, **kwargs):
     """Run `cell` over the time steps of `inputs` (Paddle's paddle.nn.layer.rnn.rnn).
@@ -81,6 +100,7 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major: boo
     Outputs at steps past a sequence's length are the cell's outputs for the carried
     states (Paddle's dynamic-graph behaviour); the states stop updating there.
     """
+    _check_rnn_args(inputs, initial_states, sequence_length)
     batch_dim = 1 if time_major else 0
     if initial_states is None:
         initial_states = cell.get_initial_states(inputs, dtype=inputs.dtype.name,
