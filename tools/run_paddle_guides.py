@@ -32,7 +32,9 @@ There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS
     formats; ./t8.shakespeare.txt (nlp/n_gram_model) and ./ml-latest-small/*.csv
     (recommendations/collaborative_filtering), ./cmn.txt (nlp/seq2seq_with_attention),
     ./glove.6B.100d.txt (nlp/pretrained_word_embeddings) and ./jena_climate_2009_2016.csv
-    (time_series/temperature_forecast) are small synthetic stand-ins;
+    (time_series/temperature_forecast) and ./data/data60/{training,test}.csv
+    (cv/landmark_detection, 40 + 10 faces), ./data/OCR_Dataset + ./sample_img (cv/image_ocr,
+    1088 4-digit 70x30 jpgs) are small synthetic stand-ins;
   * `pretrained=True` becomes `pretrained=False` (no weights to download);
   * epoch counts (`epochs=5`, `EPOCH_NUM = 10`, ...) become 1; `!`/`%` shell lines are dropped;
   * data_parallel/amp_cn trains 2 batches of 256-wide layers (`nums_batch`, `input_size`);
@@ -251,6 +253,42 @@ def _t3_text_files():
             stamp = f"{1 + i // 144 % 28:02d}.01.2009 {i % 144 // 6:02d}:{i % 6 * 10:02d}:00"
             f.write(stamp + "," + ",".join(f"{v:.2f}" for v in vals[i]) + "\n")
 
+def _t3_faces():
+    """./data/data60/{training,test}.csv in the Kaggle facial-keypoints layout (30 keypoint
+    columns + `Image`, 96x96 space-separated pixels; test: ImageId, Image): cv/landmark_detection."""
+    rng = _np.random.RandomState(9)
+    _os.makedirs("data/data60", exist_ok=True)
+    cols = [f"kp{k // 2}_{'xy'[k % 2]}" for k in range(30)]
+    pix = lambda: " ".join(map(str, rng.randint(0, 256, 96 * 96)))  # noqa: E731
+    with open("data/data60/training.csv", "w") as f:
+        f.write(",".join(cols) + ",Image\n")
+        for _ in range(40):
+            f.write(",".join(f"{v:.4f}" for v in rng.uniform(20, 76, 30)) + f",{pix()}\n")
+    with open("data/data60/test.csv", "w") as f:
+        f.write("ImageId,Image\n")
+        for i in range(10):
+            f.write(f"{i + 1},{pix()}\n")
+
+def _t3_ocr():
+    """./data/OCR_Dataset/{<i>.jpg, label_dict.txt} (1088 RGB 70x30 captchas of 4 digits, the
+    last 1024 the validation split) and ./sample_img/ (3 of them): cv/image_ocr."""
+    from PIL import Image
+    rng = _np.random.RandomState(10)
+    _os.makedirs("data/OCR_Dataset", exist_ok=True)
+    _os.makedirs("sample_img", exist_ok=True)
+    labels = {}
+    for i in range(1088):
+        digits = "".join(map(str, rng.randint(0, 10, 4)))
+        img = _np.full((30, 70, 3), 255, _np.uint8)
+        for j, d in enumerate(digits):  # one dark bar per digit, its height the digit
+            img[3 * int(d):, 5 + 16 * j: 12 + 16 * j] = 20
+        Image.fromarray(img).save(f"data/OCR_Dataset/{i}.jpg")
+        labels[f"{i}.jpg"] = digits
+        if i < 3:
+            Image.fromarray(img).save(f"sample_img/{i}.jpg")
+    with open("data/OCR_Dataset/label_dict.txt", "w", encoding="utf-8") as f:
+        f.write(repr(labels))
+
 def _s6_uci():
     rows = _np.random.RandomState(6).rand(60, 14) * 10
     path = f"{_DATA}/housing.data"
@@ -292,8 +330,10 @@ def _s6_cifar(classes):
 
 def _s6_fill(cls, fill):
     import inspect
+    import functools
     orig = cls.__init__
-    sig = inspect.signature(orig)
+    sig = inspect.signature(orig)  # through functools.wraps: a subclass patched after its base
+    @functools.wraps(orig)
     def __init__(self, *a, **kw):
         b = sig.bind(self, *a, **kw)
         b.apply_defaults()
@@ -328,7 +368,12 @@ def _s6_patch():
     except ImportError:
         pass
 
+_LAZY = {"data60": _t3_faces, "OCR_Dataset": _t3_ocr}  # written only for pages naming them
+
 def _s6_run(cells, notebook):
+    for key, write in _LAZY.items():
+        if any(key in code for code in cells):
+            write()
     ns = {"__name__": "__main__"}
     for i, code in enumerate(cells):
         print(f"\n@@CELL@@{i}", flush=True)
