@@ -37,12 +37,14 @@ class ExponentialFamily(Distribution):
         raise NotImplementedError
 
     def entropy(self) -> Tensor:
+        # the carrier measure first: a subclass without one is NotImplementedError (Paddle)
+        carrier = self._mean_carrier_measure
         params = [p.detach() for p in self._natural_parameters]
         for p in params:
             p.stop_gradient = False
         log_norm = self._log_normalizer(*params)
         grads = _grad(log_norm.sum(), params, create_graph=True)
-        value = log_norm - self._mean_carrier_measure
+        value = log_norm - carrier
         for p, g in zip(params, grads):
             value = value - sum_rightmost(p * g, len(self.event_shape))
         return value
