@@ -43,17 +43,19 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
         raise TypeError(f"summary: net must be a paddle.nn.Layer, got {type(net).__name__}")
     if input is None and input_size is None:
         raise ValueError("summary: give input_size or input")
-    rows, handles = [], []
+    rows, handles = {}, []  # one row per layer name: a layer called again (a Dropout used
+    #                         twice) keeps its first place and shows its last call, as Paddle
 
     def record(layer, inputs, outputs):
         own = _own_params(layer)
-        rows.append({
-            "name": f"{type(layer).__name__}-{_layer_index(layer, len(rows))}",
+        name = f"{type(layer).__name__}-{_layer_index(layer, len(rows))}"
+        rows[name] = {
+            "name": name,
             "input": _shapes(inputs),
             "output": _shapes(outputs),
             "params": sum(int(np.prod(p.shape)) for p in own),
             "trainable": sum(int(np.prod(p.shape)) for p in own if not p.stop_gradient),
-        })
+        }
 
     for layer in net.sublayers(include_self=True):
         container = isinstance(layer, (Sequential, LayerList)) or (
@@ -74,7 +76,7 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
         for h in handles:
             h.remove()
     totals = _count(net)
-    print(_table(rows, _input_mb(input, input_size), totals))
+    print(_table(list(rows.values()), _input_mb(input, input_size), totals))
     return totals
 
 

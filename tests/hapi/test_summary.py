@@ -194,3 +194,22 @@ def test_list_and_dict_input_are_passed_as_one_argument(capsys):
     info = paddle.summary(net, input={"a": paddle.ones([1, 4]), "b": paddle.ones([1, 4])})
     assert "Input size (MB): 0.00" in capsys.readouterr().out
     assert info["total_params"] == 10
+
+
+def test_a_layer_called_twice_is_one_row_showing_its_last_call(capsys):
+    # Paddle 3.3.1 keys its rows by layer name: the second call of `drop` replaces the
+    # first call's shapes in the first call's place (ViT practice's Mlp)
+    class TwiceDrop(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a, self.drop, self.b = nn.Linear(4, 6), nn.Dropout(0.1), nn.Linear(6, 2)
+
+        def forward(self, x):
+            return self.drop(self.b(self.drop(self.a(x))))
+
+    with unique_name.guard():
+        paddle.summary(TwiceDrop(), (1, 4))
+    lines = [ln.split() for ln in capsys.readouterr().out.splitlines()[3:6]]
+    assert lines == [["Linear-1", "[[1,", "4]]", "[1,", "6]", "30"],
+                     ["Dropout-1", "[[1,", "2]]", "[1,", "2]", "0"],
+                     ["Linear-2", "[[1,", "6]]", "[1,", "2]", "14"]]
