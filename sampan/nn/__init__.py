@@ -21,6 +21,7 @@ from .layer.vision import *  # noqa: F401,F403
 from .layer.pad3 import *  # noqa: F401,F403,E402  (Paddle 3.x fixed-mode pad layers)
 from .layer.param_dict import ParameterDict  # noqa: F401,E402
 from .layer.pooling3 import *  # noqa: F401,F403,E402  (FractionalMaxPool2D/3D)
+from .layer.loss3 import *  # noqa: F401,F403,E402  (AdaptiveLogSoftmaxWithLoss)
 from .compat3 import *  # noqa: F401,F403,E402  (Paddle 3.x's PyTorch-style spellings)
 
 from .layer import param_alias as _param_alias  # noqa: E402

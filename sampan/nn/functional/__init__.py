@@ -6,6 +6,7 @@ from .pooling import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .norm3 import *  # noqa: F401,F403  (Paddle 3.x: rms_norm)
 from .pooling3 import *  # noqa: F401,F403  (Paddle 3.x: fractional_max_pool2d/3d)
+from .loss3 import *  # noqa: F401,F403  (Paddle 3.x: adaptive_log_softmax_with_loss)
 from .common import *  # noqa: F401,F403
 from .input import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
