@@ -90,3 +90,18 @@ def test_layer_log_prob_predict_and_parameters():
     assert pred.dtype == paddle.float32 and pred.numpy().tolist() == [0., 1., 0., 2., 0., 0.]
     out, loss = layer(xt, paddle.to_tensor(label))
     np.testing.assert_allclose(out.numpy(), OUT, rtol=1e-5)
+
+
+def test_static_mode_builds_and_runs():
+    from tests.static_util import static_guard
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with static_guard(main, startup):
+        x = paddle.static.data("x", [-1, 4], "float32")
+        y = paddle.static.data("y", [-1], "int64")
+        tails = [[paddle.zeros([4, 2]), paddle.zeros([2, 2])]]
+        out, loss = F.adaptive_log_softmax_with_loss(x, y, paddle.zeros([4, 3]), tails, [2, 4])
+    got, got_loss = paddle.static.Executor().run(
+        main, feed={"x": np.ones([2, 4], "float32"), "y": np.array([0, 3])},
+        fetch_list=[out, loss])
+    np.testing.assert_allclose(got, [np.log(1 / 3), np.log(1 / 6)], rtol=1e-6)
+    np.testing.assert_allclose(got_loss, -(np.log(1 / 3) + np.log(1 / 6)) / 2, rtol=1e-6)
