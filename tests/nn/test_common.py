@@ -61,6 +61,11 @@ def test_linear_layer_defaults_repr_and_state_dict():
     assert repr(nn.Linear(2, 3, name="fc")).endswith("dtype=float32, name=fc)")
     with pytest.raises(ValueError, match="Linear: in_features must be an int >= 0, got -1"):
         nn.Linear(-1, 3)
+    with pytest.raises(ValueError, match="Linear: out_features must be an int >= 0, got 2.0"):
+        nn.Linear(3, 2.0)
+    np_sized = nn.Linear(np.int64(4), np.prod([1, 2]))  # NumPy ints, as Paddle takes them
+    assert repr(np_sized).startswith("Linear(in_features=4, out_features=2,")
+    assert np_sized.weight.shape == [4, 2] and nn.Embedding(np.int32(5), 2).weight.shape == [5, 2]
     empty = nn.Linear(0, 3)  # zero-size weight as in Paddle: the output is the bias
     assert empty.weight.shape == [0, 3] and empty(paddle.ones([2, 0])).shape == [2, 3]
 

@@ -6,6 +6,8 @@ Imports `nn.functional`, `nn.layer.layers` and public tensor functions.
 """
 from __future__ import annotations
 
+import numbers
+
 from ...autograd import no_grad
 from ...tensor.manipulation import flatten, unflatten
 from .. import functional as F
@@ -17,10 +19,10 @@ __all__ = ["Linear", "Bilinear", "Embedding", "Identity", "Flatten", "Unflatten"
 
 
 def _positive_int(layer: str, arg: str, value, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         what = "a positive int" if minimum == 1 else f"an int >= {minimum}"
         raise ValueError(f"{layer}: {arg} must be {what}, got {value!r}")
-    return value
+    return int(value)  # NumPy ints too (np.prod(shape), as Paddle takes them)
 
 
 def _probability(layer: str, p) -> float:
