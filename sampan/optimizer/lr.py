@@ -106,3 +106,6 @@ from .lr_decay import (ExponentialDecay, InverseTimeDecay, LambdaDecay, LinearLR
                        NoamDecay, PiecewiseDecay, PolynomialDecay, StepDecay)
 from .lr_cyclic import (CosineAnnealingDecay, CosineAnnealingWarmRestarts,  # noqa: E402
                         CyclicLR, OneCycleLR, ReduceOnPlateau)
+from .lr_legacy import (cosine_decay, exponential_decay, inverse_time_decay,  # noqa: E402,F401
+                        linear_lr_warmup, natural_exp_decay, noam_decay, piecewise_decay,
+                        polynomial_decay)
