@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from . import dtype as _dt
+from .dense_tensor import DenseTensorHolder
 from .tensor import Tensor
 
 __all__ = ["save", "load"]
@@ -216,6 +217,9 @@ class _Pickler(pickle.Pickler):
     def reducer_override(self, obj):
         if isinstance(obj, Tensor):
             return (tuple, ((obj.name, _to_numpy(obj)),))
+        if isinstance(obj, DenseTensorHolder):   # x.get_tensor(), a scope variable's tensor
+            name = getattr(obj, "_name", None) or obj._tensor.name
+            return (tuple, ((name, np.array(obj.numpy())),))
         return NotImplemented
 
 

@@ -38,3 +38,15 @@ def test_executor_reads_value_set_in_scope():
         scope.var("w_scope_t").get_tensor().set(np.array([1.0, 3.0], "float32"), None)
         res, = exe.run(main, fetch_list=[out], scope=scope)
     np.testing.assert_allclose(res, [2.0, 6.0])
+
+
+def test_save_a_dense_tensor_loads_a_tensor(tmp_path):
+    scope = Scope()
+    scope.var("w").get_tensor().set(np.ones((2, 2), "float32"), None)
+    paddle.save(scope.find_var("w").get_tensor(), str(tmp_path / "w.pdtensor"))
+    loaded = paddle.load(str(tmp_path / "w.pdtensor"))
+    assert isinstance(loaded, paddle.Tensor) and loaded.name == "w"
+    np.testing.assert_array_equal(loaded.numpy(), np.ones((2, 2)))
+    paddle.save(paddle.to_tensor([1.0, 2.0]).get_tensor(), str(tmp_path / "x.pdtensor"))
+    np.testing.assert_array_equal(
+        paddle.load(str(tmp_path / "x.pdtensor"), return_numpy=True), [1.0, 2.0])
