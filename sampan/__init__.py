@@ -8,6 +8,7 @@ from .framework.dtype import (DType as dtype, bfloat16, complex64, complex128, f
                               float32, float64, get_default_dtype, int8, int16, int32, int64,
                               set_default_dtype, uint8)
 from .framework.dtype import bool_ as bool  # noqa: A001  (paddle.bool)
+from .framework.dtype import uint16, uint32, uint64  # noqa: F401  (Paddle 3.x names)
 from .framework.place import (CPUPlace, CUDAPinnedPlace, CUDAPlace, get_device,  # noqa
                               is_compiled_with_cuda, is_compiled_with_rocm,
                               is_compiled_with_xpu, set_device)

@@ -69,12 +69,25 @@ float64 = DType("float64", np.float64)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 
+# Paddle 3.x names. uint16 is Paddle's storage name of bfloat16 (tensors created with it are
+# bfloat16); uint32 and uint64 are names only: no sampan (or Paddle CPU) kernel takes them, so
+# they stay out of ALL and tensors of them cannot be made.
+class _NameOnlyDType(DType):
+    """A dtype Paddle names but no kernel supports: convert_dtype refuses it."""
+
+    __slots__ = ()
+
+
+uint16 = bfloat16
+uint32 = _NameOnlyDType("uint32", np.uint32)
+uint64 = _NameOnlyDType("uint64", np.uint64)
+
 ALL = (bool_, int8, int16, int32, int64, uint8, float16, bfloat16, float32, float64,
        complex64, complex128)
 FLOATS = (float16, bfloat16, float32, float64)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int64,
-                 "long": int64, "bool_": bool_})
+                 "long": int64, "bool_": bool_, "uint16": bfloat16})
 _BY_NP = {d.np: d for d in ALL}
 _BY_PY = {bool: bool_, int: int64, float: float32, complex: complex64}
 
@@ -84,6 +97,9 @@ _default_float = [float32]
 def convert_dtype(dtype) -> DType:
     """Turn a DType, a name ('float32', 'paddle.int64'), a NumPy dtype or type into a DType."""
     if isinstance(dtype, DType):
+        if dtype.__class__ is _NameOnlyDType:
+            raise TypeError(f"dtype: {dtype.name} is not supported (no kernel takes it, as "
+                            f"in Paddle's CPU build)")
         return dtype
     if isinstance(dtype, str):
         key = dtype[7:] if dtype.startswith("paddle.") else dtype
