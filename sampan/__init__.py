@@ -25,6 +25,7 @@ from . import tensor  # noqa: F401
 from .tensor import *  # noqa: F401,F403
 from . import device, linalg, utils  # noqa: F401
 from .tensor.typed3 import *  # noqa: F401,F403  (Paddle 3.x FloatTensor, LongTensor, ...)
+from .device.generic3 import XPUPinnedPlace  # noqa: F401  (Paddle 3.x)
 from .device import (is_compiled_with_cinn, is_compiled_with_custom_device,  # noqa: F401
                      is_compiled_with_distribute, is_compiled_with_ipu)
 

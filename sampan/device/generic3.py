@@ -17,7 +17,7 @@ __all__ = ["memory_allocated", "max_memory_allocated", "memory_reserved",
            "reset_peak_memory_stats", "empty_cache", "get_device_properties",
            "get_device_name", "get_device_capability", "ipc_collect",
            "is_current_stream_capturing", "get_stream_from_external", "device_guard",
-           "StreamContext"]
+           "StreamContext", "XPUPinnedPlace"]
 
 
 def _gpu(device, api: str):
@@ -205,3 +205,15 @@ class StreamContext(contextlib.ContextDecorator):
         if self._guard is not None:
             self._guard.__exit__(*exc)
             self._guard = None
+
+
+class XPUPinnedPlace(Place):
+    """Page-locked host memory for XPU devices: sampan has no XPU backend, so creating one
+    raises, as in Paddle's CPU build."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("(PermissionDenied) Cannot use XPUPinnedPlace in CPU only version, "
+                           "Please recompile or reinstall Paddle with XPU support.")
+
+    def __repr__(self) -> str:
+        return "Place(xpu_pinned)"

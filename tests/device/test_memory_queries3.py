@@ -88,3 +88,8 @@ def test_typed_tensor_array_keeps_its_dtype_and_errors():
     assert paddle.FloatTensor((1, 2)).dtype == paddle.float32
     with pytest.raises(ValueError, match="paddle.IntTensor: expected"):
         paddle.IntTensor(2.5)
+
+
+def test_xpu_pinned_place_refuses_as_the_cpu_build():
+    with pytest.raises(RuntimeError, match="Cannot use XPUPinnedPlace in CPU only version"):
+        paddle.XPUPinnedPlace()
