@@ -39,6 +39,7 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
         {'total_params': np.int64(15), 'trainable_params': np.int64(15)}
     """
     from ..nn import Layer, LayerList, Sequential
+    from ..nn.layer.rnn import RNNBase
     if not isinstance(net, Layer):
         raise TypeError(f"summary: net must be a paddle.nn.Layer, got {type(net).__name__}")
     if input is None and input_size is None:
@@ -57,10 +58,11 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
             "trainable": sum(int(np.prod(p.shape)) for p in own if not p.stop_gradient),
         }
 
+    hidden_top = bool(net._sub_layers) and not isinstance(net, RNNBase)
     for layer in net.sublayers(include_self=True):
-        container = isinstance(layer, (Sequential, LayerList)) or (
-            layer is net and layer._sub_layers)
-        if container and not _own_params(layer):
+        if layer is net and hidden_top:
+            continue  # Paddle: the network itself is a row only without sublayers (or an RNN)
+        if isinstance(layer, (Sequential, LayerList)) and not _own_params(layer):
             continue  # shown through its sublayers; an RNN (a LayerList) owns its weights
         handles.append(layer.register_forward_post_hook(record))
     try:
@@ -75,7 +77,9 @@ def summary(net, input_size=None, dtypes=None, input=None) -> dict:
     finally:
         for h in handles:
             h.remove()
-    totals = _count(net)
+    # Paddle sums the rows: parameters the network holds itself (beside sublayers) are in
+    # no row, so not in the totals (ViT's cls_token / pos_embedding)
+    totals = _count(net, skip=_own_params(net) if hidden_top else [])
     print(_table(list(rows.values()), _input_mb(input, input_size), totals))
     return totals
 
@@ -84,11 +88,11 @@ def _own_params(layer) -> list:
     return [p for p in layer._parameters.values() if p is not None]
 
 
-def _count(net) -> dict:
+def _count(net, skip=()) -> dict:
     """Totals from the network's (unique) parameters, not from the rows: a layer whose
     forward runs inside another's (RNN cells in a fused scan), that runs twice, or that
     shares weights is counted exactly once."""
-    params = net.parameters()
+    params = [p for p in net.parameters() if all(p is not q for q in skip)]
     # NumPy ints, as Paddle 3.3.1 returns them (they print as np.int64(...))
     return {"total_params": np.int64(sum(int(np.prod(p.shape)) for p in params)),
             "trainable_params": np.int64(sum(int(np.prod(p.shape)) for p in params

@@ -53,10 +53,10 @@ def test_custom_layer_two_inputs_and_frozen_params(capsys):
     net = TwoInputs()
     info = paddle.summary(net, [(4, 3), (4, 3)])
     out = capsys.readouterr().out
-    # The model gets a row for the parameters it owns itself (Paddle 3.3.1 leaves `scale`
-    # out of both the table and the totals: 14 / 10); totals count every parameter.
-    assert "Linear-" in out and "TwoInputs-" in out
-    assert info == {"total_params": 3 + 8 + 6, "trainable_params": 3 + 8 + 2}
+    # As Paddle 3.3.1: a network with sublayers is no row of its own, so the parameter it
+    # holds itself (`scale`) is in neither the table nor the totals (14 / 10)
+    assert "Linear-" in out and "TwoInputs-" not in out
+    assert info == {"total_params": 14, "trainable_params": 10}
     assert net.training  # the mode is restored
     x = paddle.ones([2, 3])
     with pytest.raises(TypeError):   # Paddle calls net(input): a list is one argument
@@ -213,3 +213,28 @@ def test_a_layer_called_twice_is_one_row_showing_its_last_call(capsys):
     assert lines == [["Linear-1", "[[1,", "4]]", "[1,", "6]", "30"],
                      ["Dropout-1", "[[1,", "2]]", "[1,", "2]", "0"],
                      ["Linear-2", "[[1,", "6]]", "[1,", "2]", "14"]]
+
+
+def test_network_parameters_beside_sublayers_are_not_counted(capsys):
+    # Paddle 3.3.1 (ViT practice: cls_token / pos_embedding): only the rows are summed
+    class Own(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.w = self.create_parameter([3, 4])
+            self.fc = nn.Linear(4, 2)
+
+        def forward(self, x):
+            return self.fc(x @ self.w)
+
+    class Alone(nn.Layer):  # no sublayers: the network is the one row
+        def __init__(self):
+            super().__init__()
+            self.w = self.create_parameter([3, 4])
+
+        def forward(self, x):
+            return x @ self.w
+
+    assert paddle.summary(Own(), (1, 3)) == {"total_params": 10, "trainable_params": 10}
+    assert "Own-" not in capsys.readouterr().out
+    assert paddle.summary(Alone(), (1, 3)) == {"total_params": 12, "trainable_params": 12}
+    assert "Alone-1" in capsys.readouterr().out
