@@ -31,10 +31,11 @@ There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS
   * text.UCIHousing / text.Imdb read a small housing.data / aclImdb_v1.tar.gz in their
     formats; ./t8.shakespeare.txt (nlp/n_gram_model) and ./ml-latest-small/*.csv
     (recommendations/collaborative_filtering), ./cmn.txt (nlp/seq2seq_with_attention),
-    ./glove.6B.100d.txt (nlp/pretrained_word_embeddings) and ./jena_climate_2009_2016.csv
-    (time_series/temperature_forecast) and ./data/data60/{training,test}.csv
-    (cv/landmark_detection, 40 + 10 faces), ./data/OCR_Dataset + ./sample_img (cv/image_ocr,
-    1088 4-digit 70x30 jpgs) are small synthetic stand-ins;
+    ./glove.6B.100d.txt (nlp/pretrained_word_embeddings), ./jena_climate_2009_2016.csv
+    (time_series/temperature_forecast, 4000 rows), ./data/data60/{training,test}.csv
+    (cv/landmark_detection, 40 + 10 faces) and ./data/OCR_Dataset + ./sample_img
+    (cv/image_ocr, 1088 4-digit 70x30 jpgs; these two only for pages naming them) are small
+    synthetic stand-ins;
   * `pretrained=True` becomes `pretrained=False` (no weights to download);
   * epoch counts (`epochs=5`, `EPOCH_NUM = 10`, ...) become 1; `!`/`%` shell lines are dropped;
   * data_parallel/amp_cn trains 2 batches of 256-wide layers (`nums_batch`, `input_size`);
