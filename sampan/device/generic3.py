@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
-from ..framework.place import CUDAPlace, Place, current_place, is_compiled_with_cuda
+from ..framework.place import Place, current_place, is_compiled_with_cuda
 from ..framework.place import set_place, to_place
 
 __all__ = ["memory_allocated", "max_memory_allocated", "memory_reserved",
@@ -21,9 +21,9 @@ __all__ = ["memory_allocated", "max_memory_allocated", "memory_reserved",
 
 
 def _gpu(device, api: str):
-    """The paddle.device.cuda module when `device` (None: the current one) is a GPU of a
-    usable GPU setup; otherwise the CPU build's refusal."""
-    if is_compiled_with_cuda() and _names_gpu(device):
+    """The paddle.device.cuda module on a usable GPU setup unless `device` names the CPU
+    (None: the current GPU, as Paddle's CUDA build); otherwise the CPU build's refusal."""
+    if is_compiled_with_cuda() and (device is None or _names_gpu(device)):
         from . import cuda
         return cuda
     raise ValueError(f"The API paddle.device.{api} is not supported in CPU PaddlePaddle. "
@@ -31,8 +31,6 @@ def _gpu(device, api: str):
 
 
 def _names_gpu(device) -> bool:
-    if device is None:
-        return current_place().is_gpu_place()
     if isinstance(device, Place):
         return device.is_gpu_place()
     if isinstance(device, int) and not isinstance(device, bool):
