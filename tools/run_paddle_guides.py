@@ -34,8 +34,8 @@ There is no internet. Both sides get the same substitutes (the PRELUDE and EDITS
     ./glove.6B.100d.txt (nlp/pretrained_word_embeddings), ./jena_climate_2009_2016.csv
     (time_series/temperature_forecast, 4000 rows), ./data/data60/{training,test}.csv
     (cv/landmark_detection, 40 + 10 faces) and ./data/OCR_Dataset + ./sample_img
-    (cv/image_ocr, 1088 4-digit 70x30 jpgs; these two only for pages naming them) are small
-    synthetic stand-ins;
+    (cv/image_ocr, 1088 4-digit 70x30 jpgs), dataset/shapenet (cv/pc_segmentation, 20 clouds;
+    these three only for pages naming them) are small synthetic stand-ins;
   * `pretrained=True` becomes `pretrained=False` (no weights to download);
   * epoch counts (`epochs=5`, `EPOCH_NUM = 10`, ...) become 1; `!`/`%` shell lines are dropped;
   * data_parallel/amp_cn trains 2 batches of 256-wide layers (`nums_batch`, `input_size`);
@@ -256,7 +256,8 @@ def _t3_text_files():
 
 def _t3_faces():
     """./data/data60/{training,test}.csv in the Kaggle facial-keypoints layout (30 keypoint
-    columns + `Image`, 96x96 space-separated pixels; test: ImageId, Image): cv/landmark_detection."""
+    columns + `Image`, 96x96 space-separated pixels; test: ImageId, Image):
+    cv/landmark_detection."""
     rng = _np.random.RandomState(9)
     _os.makedirs("data/data60", exist_ok=True)
     cols = [f"kp{k // 2}_{'xy'[k % 2]}" for k in range(30)]
@@ -289,6 +290,18 @@ def _t3_ocr():
             Image.fromarray(img).save(f"sample_img/{i}.jpg")
     with open("data/OCR_Dataset/label_dict.txt", "w", encoding="utf-8") as f:
         f.write(repr(labels))
+
+def _t3_shapenet():
+    """dataset/shapenet/train_{data,label}/Airplane/0000NN.{pts,seg}: 20 clouds of 1100 points
+    (x y z lines) with part labels 1..4 (cv/pc_segmentation)."""
+    rng = _np.random.RandomState(11)
+    for sub in ("train_data", "train_label"):
+        _os.makedirs(f"dataset/shapenet/{sub}/Airplane", exist_ok=True)
+    for k in range(40, 60):
+        pts = rng.randn(1100, 3)
+        seg = 1 + (pts[:, 0] > 0) + 2 * (pts[:, 2] > 0)
+        _np.savetxt(f"dataset/shapenet/train_data/Airplane/{k:06d}.pts", pts, fmt="%.5f")
+        _np.savetxt(f"dataset/shapenet/train_label/Airplane/{k:06d}.seg", seg, fmt="%d")
 
 def _s6_uci():
     rows = _np.random.RandomState(6).rand(60, 14) * 10
@@ -369,7 +382,8 @@ def _s6_patch():
     except ImportError:
         pass
 
-_LAZY = {"data60": _t3_faces, "OCR_Dataset": _t3_ocr}  # written only for pages naming them
+# written only for pages that name them
+_LAZY = {"data60": _t3_faces, "OCR_Dataset": _t3_ocr, "shapenet": _t3_shapenet}
 
 def _s6_run(cells, notebook):
     for key, write in _LAZY.items():
