@@ -139,6 +139,10 @@ def make_wrapper(state: AmpState):
     return amp_wrapper
 
 
+def _is_amp(wrapper) -> bool:
+    return getattr(wrapper, "trace_key", (None,))[0] == "amp"
+
+
 def _check(level, dtype, custom_white_list, custom_black_list):
     if level not in _LEVELS:
         raise ValueError(f"paddle.amp.auto_cast: level must be one of {list(_LEVELS)}, "
@@ -184,16 +188,16 @@ def auto_cast(enable: bool = True, custom_white_list=None, custom_black_list=Non
         (paddle.bfloat16, paddle.float32)
     """
     white, black = _check(level, dtype, custom_white_list, custom_black_list)
-    if not enable or level == "O0":
-        yield
-        return
-    if dtype == "float16" and not support.is_float16_supported():
+    off = not enable or level == "O0"
+    if not off and dtype == "float16" and not support.is_float16_supported():
         warnings.warn(_CPU_WARNING, UserWarning, stacklevel=3)
-        yield
-        return
-    if dtype == "bfloat16" and not support.is_bfloat16_supported():
+        off = True
+    if not off and dtype == "bfloat16" and not support.is_bfloat16_supported():
         warnings.warn(_BF16_WARNING, UserWarning, stacklevel=3)
-        yield
+        off = True
+    if off:  # also inside an outer auto_cast: this context computes without casts
+        with _flags.without_wrappers(_is_amp):
+            yield
         return
     if dtype == "float16":
         support.warn_fp16_without_scaler()

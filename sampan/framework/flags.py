@@ -134,6 +134,24 @@ def dispatch_wrapper(wrapper):
         _recompose()
 
 
+@contextlib.contextmanager
+def without_wrappers(drop):
+    """Run without this thread's wrappers `w` for which `drop(w)` is true (an inner
+    `auto_cast(enable=False)` turns the outer contexts' casting off); restored on exit."""
+    old = STATE.wrappers
+    kept = tuple(w for w in old if not drop(w))
+    if len(kept) == len(old):
+        yield
+        return
+    STATE.wrappers = kept
+    _recompose()
+    try:
+        yield
+    finally:
+        STATE.wrappers = old
+        _recompose()
+
+
 def trace_key() -> tuple:
     """What this thread's wrappers change in a traced Program (each wrapper's `trace_key`
     attribute, e.g. AMP's level and lists; recorders such as the profiler have none): part

@@ -46,3 +46,16 @@ def test_disabled_and_errors():
     with pytest.raises(ValueError, match="dtype must be 'float16' or 'bfloat16'"):
         with paddle.autocast("cpu", dtype="float32"):
             pass
+
+
+def test_inner_auto_cast_disabled_turns_outer_casting_off():
+    x, w = paddle.ones([2, 3]), paddle.ones([3, 4])
+    with paddle.amp.auto_cast(dtype="bfloat16"):
+        assert paddle.matmul(x, w).dtype == paddle.bfloat16
+        with paddle.amp.auto_cast(enable=False):
+            assert paddle.matmul(x, w).dtype == paddle.float32
+            assert not paddle.amp.is_autocast_enabled()
+        with paddle.amp.auto_cast(level="O0", dtype="bfloat16"):
+            assert paddle.matmul(x, w).dtype == paddle.float32
+        assert paddle.matmul(x, w).dtype == paddle.bfloat16
+    assert paddle.matmul(x, w).dtype == paddle.float32
