@@ -98,6 +98,21 @@ def op_seed(seed: int = 0, program: bool = False) -> int:
     return PROGRAM_SEED if program else 0
 
 
+# functions `seed -> None` that seed the default Programs (static.program registers one when
+# it loads; before that no Program exists)
+program_seed_setters: list = []
+
+
+def _manual_program_seed(seed: int) -> None:
+    """Paddle's paddle.framework.random._manual_program_seed (its unittests call it): the
+    random_seed of the default main and startup Programs and of Programs created later."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"_manual_program_seed: seed must be an int, got "
+                        f"{type(seed).__name__}")
+    for setter in program_seed_setters:
+        setter(int(seed))
+
+
 def rng(seed_value: int) -> np.random.Generator:
     """The NumPy generator a random kernel uses for one call."""
     return np.random.Generator(np.random.PCG64(seed_value))

@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 
+from ..framework import random as _random
 from ..ops.opdef import REGISTRY
 from ..utils import unique_name
 from .variable import Parameter, Variable
@@ -226,8 +227,9 @@ class Program:
     # --- random seed -----------------------------------------------------------------
     @property
     def random_seed(self) -> int:
-        """Seed of the program's random ops (0: a fresh seed each run); new Programs start
-        from the seed set by `global_seed`."""
+        """The seed initializers and dropout take when they are built into this Program
+        (0: they draw at every run; other random ops ignore it, framework/random.py); new
+        Programs start from the seed set by `global_seed`."""
         return self._seed
 
     @random_seed.setter
@@ -236,7 +238,7 @@ class Program:
             raise ValueError(f"Program.random_seed's input seed must be an integer, but "
                              f"received {type(seed).__name__}")
         self._seed = seed
-        self._bump()   # compiled plans hold the derived per-op seeds
+        self._bump()
 
     def global_seed(self, seed: int = 0) -> None:
         """Set this program's random seed and the default seed of Programs created later."""
@@ -407,6 +409,16 @@ def switch_startup_program(program: Program) -> Program:
     old = default_startup_program()
     _Current.startup = program
     return old
+
+
+def _seed_default_programs(seed: int) -> None:
+    """framework.random._manual_program_seed: the default Programs' and new Programs' seed."""
+    default_main_program().random_seed = seed
+    default_startup_program().random_seed = seed
+    _SEED[0] = seed
+
+
+_random.program_seed_setters.append(_seed_default_programs)
 
 
 @contextlib.contextmanager

@@ -157,3 +157,14 @@ def test_op_seed_and_host_draws():
         assert fr.op_seed(program=True) == fr.PROGRAM_SEED
         paddle.seed(3)
         assert fr.next_seed() == first  # host-side draws use the global stream while building
+
+
+def test_manual_program_seed_seeds_default_and_new_programs():
+    main, start = static.Program(), static.Program()
+    with static_guard(main, start):
+        fr._manual_program_seed(13)
+        assert static.default_main_program().random_seed == 13
+        assert static.default_startup_program().random_seed == 13
+        assert static.Program().random_seed == 13
+        fr._manual_program_seed(0)
+    assert static.Program().random_seed == 0
