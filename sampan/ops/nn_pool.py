@@ -175,12 +175,7 @@ class _MaxPool(OpDef):
             step *= idx - kflat
             kflat += step
             xp.maximum(out, v, out=out)
-        kidx = []
-        rest = kflat
-        for k in reversed(kernel):
-            kidx.append(rest % k)
-            rest = rest // k
-        kidx.reverse()
+        kidx = list(xp.unravel_index(kflat, tuple(kernel)))
 
         def starts(d):
             return xp.arange(out_len[d]) * stride[d] - a["padding"][2 * d]
@@ -284,12 +279,7 @@ def windows_max(xp, x, bounds: list):
     win = win.reshape(win.shape[:2 + nd] + (-1,))
     kflat = xp.argmax(win, axis=-1)
     out = xp.take_along_axis(win, kflat[..., None], axis=-1)[..., 0]
-    kidx = []
-    rest = kflat
-    for k in reversed(kshape):
-        kidx.append(rest % k)
-        rest = rest // k
-    kidx.reverse()
+    kidx = list(xp.unravel_index(kflat, tuple(kshape)))
     flat = 0
     for d in range(nd):
         shape = [1] * (2 + nd)
