@@ -212,7 +212,7 @@ class Executor:
             run = iter(outs)
             outs = [next(run) if v is None else v for v in values]
         if return_numpy:
-            return outs if dev is None else [_host(o) for o in outs]
+            return [_fetched(o) for o in (outs if dev is None else map(_host, outs))]
         return [o if isinstance(o, _lod.LoDTensor) else wrap(o) for o in outs]
 
     def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0,
@@ -246,6 +246,17 @@ class Executor:
         from .heter import start_heter_trainer
         return start_heter_trainer(self, program, scope, debug, fetch_list, fetch_info,
                                    print_period, fetch_handler)
+
+
+_LONGLONG = np.dtype(np.longlong)
+
+
+def _fetched(value):
+    """A fetched int64 array as Paddle's Executor hands it: NumPy's `longlong` flavour of
+    int64 (a view, same values), which is why Paddle prints `array([1], dtype=int64)`."""
+    if type(value) is np.ndarray and value.dtype.char == "l" and _LONGLONG.itemsize == 8:
+        return value.view(_LONGLONG)
+    return value
 
 
 def _top_plan(program: Program, plans: dict, feed_names: tuple, fetch_names: tuple) -> Plan:

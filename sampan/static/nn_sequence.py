@@ -264,7 +264,7 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
         ...     "pad": np.array([9.], "float32")}, fetch_list=[out, length])
         >>> o[:, :, 0], n
         (array([[1., 9.],
-               [2., 3.]], dtype=float32), array([1, 2]))
+               [2., 3.]], dtype=float32), array([1, 2], dtype=int64))
         >>> paddle.disable_static()
     """
     api = _api("sequence_pad")

@@ -140,3 +140,19 @@ def test_an_eager_tensor_in_fetch_list_is_fetched_by_value():
                                 fetch_list=[y, paddle.to_tensor([7.0])])
     np.testing.assert_allclose(got[0], [2.0, 2.0])
     np.testing.assert_allclose(got[1], [7.0])
+
+
+def test_fetched_int64_arrays_are_longlong_as_paddle_prints_them():
+    import sampan as paddle
+    from tests.static_util import static_guard
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with static_guard(main, startup):
+        x = paddle.static.data("x", [2], "float32")
+        y, z = paddle.argmax(x), paddle.cast(x, "int32")
+    exe = paddle.static.Executor()
+    got = exe.run(main, feed={"x": np.array([1.0, 3.0], "float32")}, fetch_list=[y, z, x])
+    assert repr(got[0]) == "array(1, dtype=int64)" and got[0].dtype == np.int64
+    assert repr(got[1]) == "array([1, 3], dtype=int32)"
+    assert got[2].dtype == np.float32
+    assert isinstance(exe.run(main, feed={"x": np.ones(2, "float32")}, fetch_list=[y],
+                              return_numpy=False)[0], paddle.Tensor)
