@@ -24,22 +24,27 @@ def set_heter_server(server) -> None:
     _RUNTIME["server"] = server
 
 
+_MISSING = {
+    "client": "call fleet.init_worker() (or enter one with sampan.distributed.ps.heter) before "
+              "running a heter trainer program",
+    "server": "run it on a heter worker after fleet.init() (TRAINING_ROLE=HETER_TRAINER) or "
+              "enter one with sampan.distributed.ps.heter"}
+
+
+def _entered(kind: str, api: str):
+    """The heter client or server entered in this process; a clear error without one."""
+    got = _RUNTIME[kind]
+    if got is None:
+        raise RuntimeError(f"{api}: no heter {kind} in this process; {_MISSING[kind]}")
+    return got
+
+
 def get_heter_client(api: str):
-    client = _RUNTIME["client"]
-    if client is None:
-        raise RuntimeError(f"{api}: no heter client in this process; call fleet.init_worker() "
-                           f"(or enter one with sampan.distributed.ps.heter) before running "
-                           f"a heter trainer program")
-    return client
+    return _entered("client", api)
 
 
 def get_heter_server(api: str):
-    server = _RUNTIME["server"]
-    if server is None:
-        raise RuntimeError(f"{api}: no heter server in this process; run it on a heter "
-                           f"worker after fleet.init() (TRAINING_ROLE=HETER_TRAINER) or "
-                           f"enter one with sampan.distributed.ps.heter")
-    return server
+    return _entered("server", api)
 
 
 @register
