@@ -10,6 +10,7 @@ subclass that skips the Python-level check of `Size(...)` (about 70 ns per `.sha
 from __future__ import annotations
 
 import operator
+from math import prod
 
 
 class Size(list):
@@ -79,10 +80,7 @@ class Size(list):
 
     def numel(self) -> int:
         """The number of elements a tensor of this shape holds (1 for `[]`)."""
-        n = 1
-        for d in self:
-            n *= d
-        return n
+        return prod(self)
 
 
 class _Shape(Size):
@@ -100,10 +98,7 @@ class TensorSize(int):
     PyTorch's `size()`: `x.size()` is `x.shape` as a `paddle.Size`, `x.size(d)` one dim."""
 
     def __new__(cls, dims) -> TensorSize:
-        n = 1
-        for d in dims:
-            n *= d
-        self = int.__new__(cls, n)
+        self = int.__new__(cls, prod(dims))
         self._dims = dims
         return self
 
