@@ -254,7 +254,8 @@ _LONGLONG = np.dtype(np.longlong)
 def _fetched(value):
     """A fetched int64 array as Paddle's Executor hands it: NumPy's `longlong` flavour of
     int64 (a view, same values), which is why Paddle prints `array([1], dtype=int64)`."""
-    if type(value) is np.ndarray and value.dtype.char == "l" and _LONGLONG.itemsize == 8:
+    dt = getattr(value, "dtype", None)
+    if type(value) is np.ndarray and dt.char == "l" and dt.itemsize == 8:  # C long = int64
         return value.view(_LONGLONG)
     return value
 
