@@ -16,7 +16,7 @@ import numpy as np
 
 from ..framework.flags import HOT, STATE
 from ..framework.node import Packed
-from ..framework.tensor import Parameter, Tensor, wrap
+from ..framework.tensor import Parameter, Tensor, _grad_of, wrap
 from ..ops.dispatch import call
 from ..ops.vjp_context import fill_missing, flatten_grads, make_ctx, unbroadcast
 
@@ -152,12 +152,7 @@ def _apply_hooks(hooks, grad):
 
 def _as_grad(g):
     """`g` as Paddle shows a gradient: stop_gradient=False (the same data, no copy)."""
-    if not g.stop_gradient:
-        return g
-    t = _new(Tensor)
-    t._data = g._data
-    t.stop_gradient = False
-    return t
+    return g if not g.stop_gradient else _grad_of(g._data)
 
 
 class _Run:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd import no_grad
 from ..autograd.engine import queue_callback
-from ..framework.tensor import wrap
+from ..framework.tensor import _grad_of
 from ..nn.layer.layers import Layer
 from .env import _group
 
@@ -227,9 +227,8 @@ class DataParallel(Layer):
             flat = bucket.buffer
             flat /= n
             for k, p in enumerate(bucket.params):
-                p._grad = wrap(flat[bucket.offsets[k]:bucket.offsets[k + 1]]
-                               .reshape(p._data.shape))
-                p._grad.stop_gradient = False   # as any .grad after backward (Paddle)
+                p._grad = _grad_of(flat[bucket.offsets[k]:bucket.offsets[k + 1]]
+                                   .reshape(p._data.shape))  # as any .grad (Paddle)
             bucket.reset()
         self._expected, self._ready, self._next = set(), set(), 0
 
